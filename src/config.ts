@@ -1,0 +1,139 @@
+// Typed configuration read from environment variables (decisions §1). Every variable is validated at
+// start; a bad value stops the start with a message that names the variable.
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  appUrl: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  role: Role;
+  /** null: read from or generated into `dataDir` by the admin-token module at start. */
+  adminToken: string | null;
+  dataDir: string;
+  rateLimitPerMinute: number;
+  previewSteps: number;
+  webhookTimeoutMs: number;
+  webhookRetryDelaysMs: number[];
+  webhookCoalesceMs: number;
+  webhookPauseAfterMs: number;
+  webhookAllowPrivateNetworks: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  demo: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = read(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `10s,1m,5m` into milliseconds; a bare number is milliseconds. */
+export function parseDurations(name: string, raw: string): number[] {
+  const parts = raw.split(',').map((part) => part.trim());
+  return parts.map((part) => {
+    const match = /^(\d+)(ms|s|m|h|d)?$/.exec(part);
+    if (!match) throw new ConfigError(name, `must be a comma-separated list of durations like 10s,1m,2h, got "${raw}"`);
+    return Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']!;
+  });
+}
+
+function databaseUrl(env: Env): string {
+  const raw = read(env, 'DATABASE_URL') ?? 'file:./data/service.db';
+  if (raw.startsWith('file:') && raw.length > 'file:'.length) return raw;
+  if (/^postgres(ql)?:\/\//.test(raw)) return raw;
+  throw new ConfigError('DATABASE_URL', `must be file:PATH, file::memory: or postgres://…, got "${raw}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']);
+  const appUrl = url(env, 'APP_URL', publicUrl, ['http:', 'https:']);
+  const role = read(env, 'ROLE') ?? 'all';
+  if (role !== 'api' && role !== 'worker' && role !== 'all') {
+    throw new ConfigError('ROLE', `must be api, worker or all, got "${role}"`);
+  }
+  const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
+  if (adminToken !== null && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+  }
+  const redisUrl = read(env, 'REDIS_URL') ?? null;
+  if (redisUrl !== null) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+  const smtpUrl = read(env, 'SMTP_URL') ?? null;
+  if (smtpUrl !== null) url(env, 'SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+  const retryDelays = parseDurations('WEBHOOK_RETRY_DELAYS', read(env, 'WEBHOOK_RETRY_DELAYS') ?? '10s,1m,5m,30m,1h,3h,6h,12h');
+
+  return {
+    port,
+    host,
+    publicUrl,
+    appUrl,
+    databaseUrl: databaseUrl(env),
+    redisUrl,
+    role,
+    adminToken,
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    previewSteps: integer(env, 'PREVIEW_STEPS', 3, 0, 1000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookRetryDelaysMs: retryDelays,
+    webhookCoalesceMs: integer(env, 'WEBHOOK_COALESCE_MS', 60_000, 0, 86_400_000),
+    webhookPauseAfterMs: integer(env, 'WEBHOOK_PAUSE_AFTER_MS', 86_400_000, 0, 30 * 86_400_000),
+    webhookAllowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    smtpUrl,
+    mailFrom: read(env, 'MAIL_FROM') ?? 'Service <no-reply@localhost>',
+    demo: boolean(env, 'DEMO', true),
+    logLevel: read(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

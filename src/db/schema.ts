@@ -1,0 +1,131 @@
+// Row types of every table, as Kysely sees them. Timestamps are RFC 3339 UTC strings with milliseconds
+// (they sort as text in both dialects); flags are 0/1 integers so both dialects bind them the same way.
+import type { Generated } from 'kysely';
+
+export type Flag = 0 | 1;
+export type Plan = 'free' | 'starter' | 'growth' | 'enterprise';
+export type TeamRole = 'EDITOR' | 'VIEWER' | 'ADMIN';
+export type PublishStatus = 'DRAFT' | 'PUBLISHED';
+export type ProcessingState = 'processing' | 'finished' | 'failed';
+export type KeyHomeType = 'team' | 'organization';
+
+export interface ServiceSettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  plan: Plan;
+  api_enabled: Flag;
+  org_keys_only: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationAdminsTable {
+  organization_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  /** Lower-cased e-mail, unique: one person, one user. */
+  email_key: string;
+  name: string | null;
+  avatar_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamsTable {
+  id: string;
+  name: string | null;
+  organization_id: string | null;
+  /** The team's own plan; used only while it has no organization. */
+  plan: Plan;
+  brand_color: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipsTable {
+  team_id: string;
+  user_id: string;
+  role: TeamRole;
+  joined_at: string;
+}
+
+export interface GuidesTable {
+  seq: Generated<number>;
+  id: string;
+  team_id: string;
+  owner_id: string | null;
+  title: string | null;
+  /** Case-folded title: what `q` searches (trigram index on it). */
+  title_folded: string;
+  description: string | null;
+  language: string;
+  text_direction: 'ltr' | 'rtl';
+  app_version: string | null;
+  icon_url: string | null;
+  thumbnail_url: string | null;
+  /** JSON array of strings, or null. */
+  tags: string | null;
+  folder_id: string | null;
+  publish_status: PublishStatus;
+  is_public: Flag;
+  team_role: TeamRole | null;
+  permalink: string;
+  /** JSON array of { text, image_url, image_alt }. */
+  steps: string;
+  step_count: number;
+  processing_state: ProcessingState;
+  processing_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  home_type: KeyHomeType;
+  home_id: string;
+  name: string;
+  /** Space-separated scopes. */
+  scopes: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  secret_hash: string;
+  /** The recognizable start of the key, for people to tell keys apart. */
+  secret_hint: string;
+  expires_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface EventsTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  team_id: string;
+  organization_id: string | null;
+  /** The whole envelope as JSON, exactly the bytes receivers get. */
+  payload: string;
+  created_at: string;
+}
+
+export interface Database {
+  service_settings: ServiceSettingsTable;
+  organizations: OrganizationsTable;
+  organization_admins: OrganizationAdminsTable;
+  users: UsersTable;
+  teams: TeamsTable;
+  memberships: MembershipsTable;
+  guides: GuidesTable;
+  api_keys: ApiKeysTable;
+  events: EventsTable;
+}
+

@@ -1,0 +1,147 @@
+// API keys (spec §5, decisions §2): created for a team or an organization with scopes and an expiry,
+// shown once, stored as a hash, revoked by deleting their use. Authentication also reports the
+// organization's policy so that the HTTP layer can refuse in the order decisions §4 sets.
+import { timingSafeEqual } from 'node:crypto';
+import type { ApiKeysTable, KeyHomeType } from '../db/schema.js';
+import { generateKeySecret, hashKeySecret, isWellFormedKeySecret, keySecretHint } from './api-key-secret.js';
+import { timestamp } from './clock.js';
+import type { DomainContext, Executor } from './context.js';
+import { NotFoundError } from './errors.js';
+import { newId } from './ids.js';
+import { findOrganization, requireOrganization } from './organizations.js';
+import { type Home, findTeam, requireTeam } from './teams.js';
+
+export type Scope = 'guides:read' | 'teams:read' | 'members:read';
+export const SCOPES: readonly Scope[] = ['guides:read', 'teams:read', 'members:read'];
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  home: Home;
+  scopes: Scope[];
+  expires_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  secret_hint: string;
+}
+
+export type KeyPolicy = 'ok' | 'api_disabled' | 'team_keys_disabled';
+
+export type Authentication =
+  | { outcome: 'invalid' }
+  | { outcome: 'expired' }
+  | { outcome: 'ok'; key: ApiKey; policy: KeyPolicy };
+
+const DAY_MS = 86_400_000;
+
+function present(row: ApiKeysTable): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    home: { type: row.home_type, id: row.home_id },
+    scopes: row.scopes.split(' ') as Scope[],
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    secret_hint: row.secret_hint,
+  };
+}
+
+async function requireHome(db: Executor, home: Home): Promise<void> {
+  if (home.type === 'team') await requireTeam(db, home.id);
+  else await requireOrganization(db, home.id);
+}
+
+export interface ApiKeyInput {
+  home: Home;
+  name: string;
+  scopes: Scope[];
+  expires_in_days: number | null;
+}
+
+/** Creates a key; the returned secret is the only copy of the full key there will ever be. */
+export async function createApiKey(ctx: DomainContext, input: ApiKeyInput): Promise<{ key: ApiKey; secret: string }> {
+  await requireHome(ctx.db, input.home);
+  const now = ctx.clock.now();
+  const secret = generateKeySecret();
+  // Scopes keep the order of the specification, whatever order they were given in.
+  const scopes = SCOPES.filter((scope) => input.scopes.includes(scope));
+  const row: ApiKeysTable = {
+    id: newId(),
+    home_type: input.home.type,
+    home_id: input.home.id,
+    name: input.name,
+    scopes: scopes.join(' '),
+    secret_hash: hashKeySecret(secret),
+    secret_hint: keySecretHint(secret),
+    expires_at: input.expires_in_days === null ? null : timestamp(new Date(now.getTime() + input.expires_in_days * DAY_MS)),
+    created_at: timestamp(now),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await ctx.db.insertInto('api_keys').values(row).execute();
+  return { key: present(row), secret };
+}
+
+export async function listApiKeys(ctx: DomainContext, home: Home): Promise<ApiKey[]> {
+  await requireHome(ctx.db, home);
+  const rows = await ctx.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('home_type', '=', home.type)
+    .where('home_id', '=', home.id)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(present);
+}
+
+export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void> {
+  const result = await ctx.db
+    .updateTable('api_keys')
+    .set({ revoked_at: timestamp(ctx.clock.now()) })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new NotFoundError('API key');
+}
+
+async function policyFor(db: Executor, homeType: KeyHomeType, homeId: string): Promise<KeyPolicy | null> {
+  if (homeType === 'organization') {
+    const organization = await findOrganization(db, homeId);
+    if (!organization) return null;
+    return organization.api_enabled ? 'ok' : 'api_disabled';
+  }
+  const team = await findTeam(db, homeId);
+  if (!team) return null;
+  if (!team.organization_id) return 'ok';
+  const organization = await findOrganization(db, team.organization_id);
+  if (!organization) return 'ok';
+  if (!organization.api_enabled) return 'api_disabled';
+  return organization.org_keys_only ? 'team_keys_disabled' : 'ok';
+}
+
+/** Resolves a bearer secret to its key. A malformed secret is refused without a database read. */
+export async function authenticateKey(ctx: DomainContext, secret: string): Promise<Authentication> {
+  if (!isWellFormedKeySecret(secret)) return { outcome: 'invalid' };
+  const hash = hashKeySecret(secret);
+  const row = await ctx.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
+  if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(hash)) || row.revoked_at !== null) {
+    return { outcome: 'invalid' };
+  }
+  const now = ctx.clock.now();
+  if (row.expires_at !== null && row.expires_at <= timestamp(now)) return { outcome: 'expired' };
+  const policy = await policyFor(ctx.db, row.home_type, row.home_id);
+  if (policy === null) return { outcome: 'invalid' };
+  return { outcome: 'ok', key: present(row), policy };
+}
+
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Records that a key was used; at most once a minute per key, so reads do not turn into writes. */
+export async function touchApiKey(ctx: DomainContext, key: ApiKey): Promise<void> {
+  const now = ctx.clock.now();
+  if (key.last_used_at !== null && now.getTime() - Date.parse(key.last_used_at) < LAST_USED_PRECISION_MS) return;
+  await ctx.db.updateTable('api_keys').set({ last_used_at: timestamp(now) }).where('id', '=', key.id).execute();
+}

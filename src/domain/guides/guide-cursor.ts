@@ -1,0 +1,42 @@
+// Keyset cursors for the guide list (decisions §4): the position (created_at, id) of the last guide of
+// a page, signed together with the key and the filters it came from, so that an altered cursor or one
+// reused with other filters or another key is refused rather than silently giving a wrong page.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isUuidShaped } from '../ids.js';
+
+export interface GuidePosition {
+  createdAt: string;
+  id: string;
+}
+
+export interface CursorBinding {
+  /** Who may use the cursor: a key id, or a management caller. */
+  holder: string;
+  filters: readonly (string | null | undefined)[];
+}
+
+const MAC_BYTES = 16;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function mac(secret: Buffer, binding: CursorBinding, payload: string): Buffer {
+  const hmac = createHmac('sha256', secret);
+  hmac.update(JSON.stringify([binding.holder, ...binding.filters.map((f) => f ?? null), payload]));
+  return hmac.digest().subarray(0, MAC_BYTES);
+}
+
+export function encodeCursor(secret: Buffer, binding: CursorBinding, position: GuidePosition): string {
+  const payload = `${position.createdAt}|${position.id}`;
+  return `${Buffer.from(payload).toString('base64url')}.${mac(secret, binding, payload).toString('base64url')}`;
+}
+
+/** The position a cursor names, or null when it does not decode, was altered or belongs elsewhere. */
+export function decodeCursor(secret: Buffer, binding: CursorBinding, cursor: string): GuidePosition | null {
+  const match = /^([A-Za-z0-9_-]{1,128})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+  if (!match) return null;
+  const payload = Buffer.from(match[1]!, 'base64url').toString('utf8');
+  const given = Buffer.from(match[2]!, 'base64url');
+  if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(secret, binding, payload))) return null;
+  const [createdAt, id, extra] = payload.split('|');
+  if (extra !== undefined || !createdAt || !id || !TIMESTAMP.test(createdAt) || !isUuidShaped(id)) return null;
+  return { createdAt, id };
+}

@@ -1,0 +1,68 @@
+// The `data` of guide events (spec §6.3, §6.4): a summary and the placement, never the body.
+import type { Executor } from '../context.js';
+import { type EventType, recordEvent } from '../events.js';
+import type { GuideRow } from './guide-record.js';
+
+/** Columns whose change is reported in `changed`, in the order the specification lists them. */
+export const CHANGE_COLUMNS = [
+  'title',
+  'description',
+  'body',
+  'permalink',
+  'language',
+  'folder_id',
+  'publish_status',
+  'team_role',
+  'is_public',
+] as const;
+export type ChangeColumn = (typeof CHANGE_COLUMNS)[number];
+
+export function guideSummaryData(guide: GuideRow, appUrl: string, changed: readonly ChangeColumn[]) {
+  return {
+    guide: {
+      id: guide.id,
+      title: guide.title,
+      description: guide.description,
+      permalink: guide.permalink,
+      updated_at: guide.updated_at,
+      team_id: guide.team_id,
+      folder_id: guide.folder_id,
+      language: guide.language,
+      url: `${appUrl}/guides/${guide.id}`,
+    },
+    placement: { team_guides: guide.publish_status === 'PUBLISHED', public_link: guide.is_public === 1 },
+    changed: [...changed],
+  };
+}
+
+export interface GuideEventTarget {
+  trx: Executor;
+  appUrl: string;
+  organizationId: string | null;
+  at: Date;
+}
+
+export async function recordGuideEvent(
+  target: GuideEventTarget,
+  type: Exclude<EventType, 'guide.deleted' | `member.${string}` | 'ping'>,
+  guide: GuideRow,
+  changed: readonly ChangeColumn[] = [],
+): Promise<void> {
+  await recordEvent(target.trx, {
+    type,
+    teamId: guide.team_id,
+    organizationId: target.organizationId,
+    at: target.at,
+    data: guideSummaryData(guide, target.appUrl, changed),
+  });
+}
+
+export async function recordGuideDeleted(target: GuideEventTarget, guide: Pick<GuideRow, 'id' | 'team_id'>): Promise<void> {
+  await recordEvent(target.trx, {
+    type: 'guide.deleted',
+    teamId: guide.team_id,
+    organizationId: target.organizationId,
+    at: target.at,
+    data: { guide: { id: guide.id, team_id: guide.team_id } },
+  });
+}

@@ -1,0 +1,169 @@
+// Reading guides as a key sees them (spec §4.2, §4.3): every guide of the teams it reaches, drafts
+// included, processing ones excluded; newest first in keyset pages; each with its `locked` flag.
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Plan } from '../../db/schema.js';
+import type { DomainContext, Executor } from '../context.js';
+import { isUuidShaped } from '../ids.js';
+import { planRules } from '../plans.js';
+import { teamPlans } from '../teams.js';
+import type { GuidePosition } from './guide-cursor.js';
+import type { GuideRow } from './guide-record.js';
+import { isValidPermalink } from './permalink.js';
+import { titleSearch } from './title-search.js';
+
+export interface GuideListItem {
+  id: string;
+  team_id: string;
+  created_at: string;
+  updated_at: string;
+  title: string | null;
+  description: string | null;
+  owner_name: string | null;
+  icon_url: string | null;
+  permalink: string;
+  publish_status: 'DRAFT' | 'PUBLISHED';
+  locked: boolean;
+}
+
+export interface GuidePageQuery {
+  teamIds: readonly string[];
+  q: string | undefined;
+  limit: number;
+  after: GuidePosition | null;
+}
+
+export interface GuidePage {
+  items: GuideListItem[];
+  /** Where the next page starts, or null on the last page. */
+  next: GuidePosition | null;
+}
+
+// Up to this many teams, each team's newest guides are read from its own index range and merged, so a
+// page costs a few index seeks per team whatever the table holds.
+const MERGE_TEAMS_UP_TO = 64;
+
+const LIST_COLUMNS = [
+  'g.id',
+  'g.team_id',
+  'g.created_at',
+  'g.updated_at',
+  'g.title',
+  'g.description',
+  'u.name as owner_name',
+  'g.icon_url',
+  'g.permalink',
+  'g.publish_status',
+] as const;
+
+function visible(): Expression<SqlBool> {
+  return sql<SqlBool>`g.processing_state <> 'processing'`;
+}
+
+export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
+  if (query.teamIds.length === 0) return { items: [], next: null };
+  const fetch = query.limit + 1;
+  const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
+
+  const base = (teamIds: readonly string[]) => {
+    let select = ctx.db
+      .selectFrom('guides as g')
+      .leftJoin('users as u', 'u.id', 'g.owner_id')
+      .select(LIST_COLUMNS)
+      .where(teamIds.length === 1 ? sql<SqlBool>`g.team_id = ${teamIds[0]}` : sql<SqlBool>`g.team_id IN (${sql.join(teamIds)})`)
+      .where(visible());
+    if (query.after) {
+      const { createdAt, id } = query.after;
+      select = select.where(sql<SqlBool>`(g.created_at, g.id) < (${createdAt}, ${id})`);
+    }
+    if (search) select = select.where(search.condition);
+    return select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(fetch);
+  };
+
+  let rows;
+  const merge = query.teamIds.length > 1 && query.teamIds.length <= MERGE_TEAMS_UP_TO && !search?.indexed;
+  if (merge) {
+    const [first, ...rest] = query.teamIds.map((teamId, i) => ctx.db.selectFrom(base([teamId]).as(`t${i}`)).selectAll());
+    let union = first!;
+    for (const arm of rest) union = union.unionAll(arm);
+    rows = await union.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(fetch).execute();
+  } else {
+    rows = await base(query.teamIds).execute();
+  }
+
+  const hasMore = rows.length > query.limit;
+  const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
+  const locks = await lockCutoffs(ctx.db, await teamPlans(ctx.db, [...new Set(pageRows.map((row) => row.team_id))]));
+  const items = pageRows.map((row) => ({ ...row, locked: isLocked(locks, row) }));
+  const last = pageRows[pageRows.length - 1];
+  return { items, next: hasMore && last ? { createdAt: last.created_at, id: last.id } : null };
+}
+
+/**
+ * Per team on a plan with a guide limit, the position of its last unlocked guide: its guides ordered by
+ * created_at then id, processing ones not counted, the first N are unlocked (decisions §3). A team
+ * with no entry, or with a null one, has nothing locked.
+ */
+export async function lockCutoffs(db: Executor, plans: Map<string, Plan>): Promise<Map<string, GuidePosition | null>> {
+  const cutoffs = new Map<string, GuidePosition | null>();
+  for (const [teamId, plan] of plans) {
+    const limit = planRules(plan).guideLimit;
+    if (limit === null) continue;
+    const row = await db
+      .selectFrom('guides as g')
+      .select(['g.created_at', 'g.id'])
+      .where('g.team_id', '=', teamId)
+      .where(visible())
+      .orderBy('g.created_at')
+      .orderBy('g.id')
+      .limit(1)
+      .offset(limit - 1)
+      .executeTakeFirst();
+    cutoffs.set(teamId, row ? { createdAt: row.created_at, id: row.id } : null);
+  }
+  return cutoffs;
+}
+
+export function isLocked(cutoffs: Map<string, GuidePosition | null>, guide: { team_id: string; created_at: string; id: string }): boolean {
+  const cutoff = cutoffs.get(guide.team_id);
+  if (!cutoff) return false;
+  return guide.created_at > cutoff.createdAt || (guide.created_at === cutoff.createdAt && guide.id > cutoff.id);
+}
+
+export interface VisibleGuide {
+  row: GuideRow;
+  ownerName: string | null;
+  brandColor: string | null;
+  plan: Plan;
+  locked: boolean;
+}
+
+/** A guide with what its answers need besides its own row: owner, team color, plan and lock state. */
+export async function describeGuide(db: Executor, row: GuideRow): Promise<VisibleGuide> {
+  const extra = await db
+    .selectFrom('teams as t')
+    .leftJoin('users as u', (join) => join.on('u.id', '=', row.owner_id ?? ''))
+    .select(['u.name as owner_name', 't.brand_color'])
+    .where('t.id', '=', row.team_id)
+    .executeTakeFirstOrThrow();
+  const plans = await teamPlans(db, [row.team_id]);
+  const locked = row.processing_state !== 'processing' && isLocked(await lockCutoffs(db, plans), row);
+  return { row, ownerName: extra.owner_name, brandColor: extra.brand_color, plan: plans.get(row.team_id)!, locked };
+}
+
+/**
+ * The guide a `guideId` names among the teams a key reaches: a UUID-shaped value (any letter case) is an
+ * id, anything else a permalink (decisions §2). Processing guides are not visible.
+ */
+export async function findVisibleGuide(db: Executor, teamIds: readonly string[], guideId: string): Promise<VisibleGuide | null> {
+  if (teamIds.length === 0) return null;
+  const byId = isUuidShaped(guideId);
+  if (!byId && !isValidPermalink(guideId)) return null;
+  const row = await db
+    .selectFrom('guides as g')
+    .selectAll('g')
+    .where(byId ? sql<SqlBool>`g.id = ${guideId.toLowerCase()}` : sql<SqlBool>`g.permalink = ${guideId}`)
+    .where('g.team_id', 'in', teamIds)
+    .where(visible())
+    .executeTakeFirst();
+  return row ? describeGuide(db, row) : null;
+}

@@ -1,0 +1,84 @@
+// Team membership: joining, changing role and leaving each record their event (spec §6.5).
+import type { TeamRole } from '../db/schema.js';
+import { timestamp } from './clock.js';
+import type { DomainContext, Executor } from './context.js';
+import { NotFoundError } from './errors.js';
+import { type EventType, recordEvent } from './events.js';
+import { requireTeam } from './teams.js';
+import { requireUser } from './users.js';
+
+export interface Member {
+  id: string;
+  name: string | null;
+  email: string;
+  avatar_url: string | null;
+  role: TeamRole;
+  joined_at: string;
+}
+
+async function requireMember(db: Executor, teamId: string, userId: string): Promise<Member> {
+  const member = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.name', 'users.email', 'users.avatar_url', 'memberships.role', 'memberships.joined_at'])
+    .where('memberships.team_id', '=', teamId)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!member) throw new NotFoundError('Member');
+  return member;
+}
+
+async function recordMemberEvent(trx: Executor, type: EventType, teamId: string, organizationId: string | null, member: Member, at: Date) {
+  await recordEvent(trx, {
+    type,
+    teamId,
+    organizationId,
+    at,
+    data: { member: { user_id: member.id, email: member.email, name: member.name, role: member.role, team_id: teamId } },
+  });
+}
+
+/** Adds the user to the team with the role, or changes the role; the same role again changes nothing. */
+export async function putMember(ctx: DomainContext, teamId: string, userId: string, role: TeamRole): Promise<Member> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const team = await requireTeam(trx, teamId);
+    await requireUser(trx, userId);
+    const now = ctx.clock.now();
+    const existing = await trx
+      .selectFrom('memberships')
+      .select('role')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!existing) {
+      await trx.insertInto('memberships').values({ team_id: teamId, user_id: userId, role, joined_at: timestamp(now) }).execute();
+    } else if (existing.role !== role) {
+      await trx.updateTable('memberships').set({ role }).where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+    }
+    const member = await requireMember(trx, teamId, userId);
+    if (!existing) await recordMemberEvent(trx, 'member.joined', teamId, team.organization_id, member, now);
+    else if (existing.role !== role) await recordMemberEvent(trx, 'member.role_changed', teamId, team.organization_id, member, now);
+    return member;
+  });
+}
+
+export async function removeMember(ctx: DomainContext, teamId: string, userId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const team = await requireTeam(trx, teamId);
+    const member = await requireMember(trx, teamId, userId);
+    await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+    await recordMemberEvent(trx, 'member.left', teamId, team.organization_id, member, ctx.clock.now());
+  });
+}
+
+/** Members ordered by when they joined, then by user id (decisions §4). */
+export async function listMembers(db: Executor, teamId: string): Promise<Member[]> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.name', 'users.email', 'users.avatar_url', 'memberships.role', 'memberships.joined_at'])
+    .where('memberships.team_id', '=', teamId)
+    .orderBy('memberships.joined_at')
+    .orderBy('memberships.user_id')
+    .execute();
+}

@@ -1,0 +1,82 @@
+// Organizations: plan, API policy and admins.
+import type { OrganizationsTable, Plan } from '../db/schema.js';
+import { timestamp } from './clock.js';
+import type { DomainContext, Executor } from './context.js';
+import { NotFoundError } from './errors.js';
+import { newId } from './ids.js';
+import { requireUser } from './users.js';
+
+export type Organization = OrganizationsTable;
+
+export interface OrganizationInput {
+  name?: string;
+  plan?: Plan;
+  api_enabled?: boolean;
+  org_keys_only?: boolean;
+}
+
+export async function createOrganization(ctx: DomainContext, input: OrganizationInput & { name: string }): Promise<Organization> {
+  const now = timestamp(ctx.clock.now());
+  const row: Organization = {
+    id: newId(),
+    name: input.name,
+    plan: input.plan ?? 'free',
+    api_enabled: input.api_enabled === false ? 0 : 1,
+    org_keys_only: input.org_keys_only ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.insertInto('organizations').values(row).execute();
+  return row;
+}
+
+export async function findOrganization(db: Executor, id: string): Promise<Organization | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function requireOrganization(db: Executor, id: string): Promise<Organization> {
+  const organization = await findOrganization(db, id);
+  if (!organization) throw new NotFoundError('Organization');
+  return organization;
+}
+
+export async function updateOrganization(ctx: DomainContext, id: string, input: OrganizationInput): Promise<Organization> {
+  await requireOrganization(ctx.db, id);
+  const changes: Partial<Organization> = { updated_at: timestamp(ctx.clock.now()) };
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.plan !== undefined) changes.plan = input.plan;
+  if (input.api_enabled !== undefined) changes.api_enabled = input.api_enabled ? 1 : 0;
+  if (input.org_keys_only !== undefined) changes.org_keys_only = input.org_keys_only ? 1 : 0;
+  await ctx.db.updateTable('organizations').set(changes).where('id', '=', id).execute();
+  return requireOrganization(ctx.db, id);
+}
+
+export async function addOrganizationAdmin(ctx: DomainContext, organizationId: string, userId: string): Promise<void> {
+  await requireOrganization(ctx.db, organizationId);
+  await requireUser(ctx.db, userId);
+  await ctx.db
+    .insertInto('organization_admins')
+    .values({ organization_id: organizationId, user_id: userId, created_at: timestamp(ctx.clock.now()) })
+    .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export async function removeOrganizationAdmin(ctx: DomainContext, organizationId: string, userId: string): Promise<void> {
+  await requireOrganization(ctx.db, organizationId);
+  const result = await ctx.db
+    .deleteFrom('organization_admins')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw new NotFoundError('Organization admin');
+}
+
+export async function listOrganizationAdmins(ctx: DomainContext, organizationId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .selectFrom('organization_admins')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => row.user_id);
+}

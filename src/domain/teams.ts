@@ -1,0 +1,103 @@
+// Teams: a team belongs to at most one organization and takes its plan from it; a team without one has
+// its own plan. A team can join an organization later.
+import type { KeyHomeType, Plan, TeamsTable } from '../db/schema.js';
+import { timestamp } from './clock.js';
+import type { DomainContext, Executor } from './context.js';
+import { InvalidInputError, NotFoundError } from './errors.js';
+import { newId } from './ids.js';
+import { requireOrganization } from './organizations.js';
+import { foldCase } from './text-fold.js';
+
+export type Team = TeamsTable;
+
+export interface TeamInput {
+  name?: string | null;
+  organization_id?: string | null;
+  plan?: Plan;
+  brand_color?: string | null;
+}
+
+export interface Home {
+  type: KeyHomeType;
+  id: string;
+}
+
+export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<Team> {
+  if (input.organization_id) {
+    await requireOrganization(ctx.db, input.organization_id);
+    if (input.plan !== undefined) throw new InvalidInputError('plan', "plan: a team in an organization takes the organization's plan");
+  }
+  const now = timestamp(ctx.clock.now());
+  const row: Team = {
+    id: newId(),
+    name: input.name ?? null,
+    organization_id: input.organization_id ?? null,
+    plan: input.plan ?? 'free',
+    brand_color: input.brand_color ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.insertInto('teams').values(row).execute();
+  return row;
+}
+
+export async function findTeam(db: Executor, id: string): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function requireTeam(db: Executor, id: string): Promise<Team> {
+  const team = await findTeam(db, id);
+  if (!team) throw new NotFoundError('Team');
+  return team;
+}
+
+export async function updateTeam(ctx: DomainContext, id: string, input: TeamInput): Promise<Team> {
+  const team = await requireTeam(ctx.db, id);
+  const organizationId = input.organization_id === undefined ? team.organization_id : input.organization_id;
+  if (input.organization_id) await requireOrganization(ctx.db, input.organization_id);
+  if (organizationId && input.plan !== undefined) {
+    throw new InvalidInputError('plan', "plan: a team in an organization takes the organization's plan");
+  }
+  const changes: Partial<Team> = { updated_at: timestamp(ctx.clock.now()), organization_id: organizationId };
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.plan !== undefined) changes.plan = input.plan;
+  if (input.brand_color !== undefined) changes.brand_color = input.brand_color;
+  await ctx.db.updateTable('teams').set(changes).where('id', '=', id).execute();
+  return requireTeam(ctx.db, id);
+}
+
+/** The plan that rules a team: its organization's, or its own while it has none. */
+export async function teamPlans(db: Executor, teamIds: readonly string[]): Promise<Map<string, Plan>> {
+  if (teamIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('teams')
+    .leftJoin('organizations', 'organizations.id', 'teams.organization_id')
+    .select(['teams.id', 'teams.plan as team_plan', 'organizations.plan as organization_plan'])
+    .where('teams.id', 'in', teamIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.organization_plan ?? row.team_plan]));
+}
+
+/** Teams ordered by name ignoring case, teams without a name last, then by id (decisions §4). */
+export function orderTeams<T extends { id: string; name: string | null }>(teams: T[]): T[] {
+  const keyed = teams.map((team) => ({ team, key: team.name === null ? null : foldCase(team.name) }));
+  keyed.sort((a, b) => {
+    if (a.key !== b.key) {
+      if (a.key === null) return 1;
+      if (b.key === null) return -1;
+      return a.key < b.key ? -1 : 1;
+    }
+    return a.team.id < b.team.id ? -1 : a.team.id > b.team.id ? 1 : 0;
+  });
+  return keyed.map((entry) => entry.team);
+}
+
+/** Every team a key's home reaches: the team itself, or every team now in the organization. */
+export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> {
+  const query = db.selectFrom('teams').selectAll();
+  const teams =
+    home.type === 'team'
+      ? await query.where('id', '=', home.id).execute()
+      : await query.where('organization_id', '=', home.id).execute();
+  return orderTeams(teams);
+}

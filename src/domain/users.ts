@@ -1,0 +1,38 @@
+// People: the members of teams and the admins of organizations.
+import type { UsersTable } from '../db/schema.js';
+import { timestamp } from './clock.js';
+import type { DomainContext, Executor } from './context.js';
+import { ConflictError, NotFoundError } from './errors.js';
+import { newId } from './ids.js';
+
+export type User = UsersTable;
+
+export interface UserInput {
+  email: string;
+  name?: string | null;
+  avatar_url?: string | null;
+}
+
+export async function createUser(ctx: DomainContext, input: UserInput): Promise<User> {
+  const emailKey = input.email.toLowerCase();
+  const taken = await ctx.db.selectFrom('users').select('id').where('email_key', '=', emailKey).executeTakeFirst();
+  if (taken) throw new ConflictError(`A user with e-mail ${input.email} exists already`);
+  const now = timestamp(ctx.clock.now());
+  const row: User = {
+    id: newId(),
+    email: input.email,
+    email_key: emailKey,
+    name: input.name ?? null,
+    avatar_url: input.avatar_url ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.insertInto('users').values(row).execute();
+  return row;
+}
+
+export async function requireUser(db: Executor, id: string): Promise<User> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!user) throw new NotFoundError('User');
+  return user;
+}

@@ -1,0 +1,66 @@
+// The management API under /admin/v1 (decisions §7): the application's back end, behind ADMIN_TOKEN.
+import fastifySwagger from '@fastify/swagger';
+import type { TSchema } from '@sinclair/typebox';
+import type { DomainContext } from '../../domain/context.js';
+import type { ErrorCode } from '../error-catalogue.js';
+import { ProblemError } from '../problem.js';
+import { Problem } from '../schemas/common.js';
+import { responses } from '../schemas/responses.js';
+import type { TypeBoxApp } from '../typebox-app.js';
+import { Guide, Member } from '../v1/schemas.js';
+import { adminAuthHook } from './admin-auth.js';
+import { registerApiKeys } from './api-keys.js';
+import { registerGuides } from './guides.js';
+import { registerOrganizations } from './organizations.js';
+import { AdminGuide, ApiKey, Organization, Team, User } from './schemas.js';
+import { registerTeams } from './teams.js';
+
+const ADMIN_ERRORS: readonly ErrorCode[] = [
+  'invalid_request',
+  'invalid_key',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal_error',
+];
+
+export interface AdminDeps {
+  ctx: DomainContext;
+  respond: (status: number, description: string, success: TSchema | null) => ReturnType<typeof responses>;
+}
+
+export type AdminRoutes = (app: TypeBoxApp, deps: AdminDeps) => void;
+
+export interface AdminOptions {
+  ctx: DomainContext;
+  adminToken: string;
+  publicUrl: string;
+}
+
+export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
+  for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, ApiKey]) app.addSchema(schema);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end, behind ADMIN_TOKEN." },
+      servers: [{ url: `${options.publicUrl}/admin/v1` }],
+      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
+      security: [{ adminToken: [] }],
+    },
+    hideUntagged: true,
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.addHook('onRequest', adminAuthHook(options.adminToken));
+  const deps: AdminDeps = {
+    ctx: options.ctx,
+    respond: (status, description, success) => responses(status, description, success, { rateHeaders: false, errors: ADMIN_ERRORS }),
+  };
+  for (const register of [registerOrganizations, registerTeams, registerGuides, registerApiKeys]) register(app, deps);
+
+  app.setNotFoundHandler(async () => {
+    throw new ProblemError('not_found', 'There is no such path in the management API');
+  });
+}

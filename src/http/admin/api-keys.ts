@@ -1,0 +1,52 @@
+// API keys (decisions §7): the secret is in the creation answer and nowhere else, ever.
+import { Type } from '@sinclair/typebox';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
+import type { AdminRoutes } from './admin-plugin.js';
+import { HomeQuery, IdParams, NewApiKey } from './schemas.js';
+
+export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
+  app.post(
+    '/api-keys',
+    {
+      schema: {
+        operationId: 'createApiKey',
+        description: 'Creates a key. `secret` is the full key: it is shown here once and cannot be read again.',
+        tags: ['API keys'],
+        body: NewApiKey,
+        response: respond(
+          201,
+          'The key and its secret',
+          Type.Object({ data: Type.Ref('AdminApiKey'), secret: Type.String({ description: 'The full key, shown once' }) }),
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { home, ...rest } = request.body;
+      const { key, secret } = await createApiKey(ctx, { ...rest, home: { type: home.type, id: home.id.toLowerCase() } });
+      return reply.code(201).send({ data: key, secret });
+    },
+  );
+
+  app.get(
+    '/api-keys',
+    {
+      schema: {
+        operationId: 'listApiKeys',
+        description: 'The keys of a team or organization that are not revoked, newest first, without secrets.',
+        tags: ['API keys'],
+        querystring: HomeQuery,
+        response: respond(200, 'The keys', Type.Object({ data: Type.Array(Type.Ref('AdminApiKey')) })),
+      },
+    },
+    async (request) => ({ data: await listApiKeys(ctx, { type: request.query.home_type, id: request.query.home_id.toLowerCase() }) }),
+  );
+
+  app.delete(
+    '/api-keys/:id',
+    { schema: { operationId: 'revokeApiKey', tags: ['API keys'], params: IdParams, response: respond(204, 'Revoked', null) } },
+    async (request, reply) => {
+      await revokeApiKey(ctx, request.params.id.toLowerCase());
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,110 @@
+// Guides (decisions §7): create, read, edit, settle processing, move and delete, each emitting its event.
+import { Type } from '@sinclair/typebox';
+import { describeGuide } from '../../domain/guides/guide-reads.js';
+import type { GuideRow } from '../../domain/guides/guide-record.js';
+import {
+  createGuide,
+  deleteGuide,
+  moveGuide,
+  requireGuideRow,
+  settleProcessing,
+  updateGuide,
+} from '../../domain/guides/guide-writes.js';
+import type { DomainContext } from '../../domain/context.js';
+import { Uuid } from '../schemas/common.js';
+import type { AdminRoutes } from './admin-plugin.js';
+import { presentAdminGuide } from './presenters.js';
+import { GuideFields, IdParams, NewGuide } from './schemas.js';
+
+const GuideAnswer = Type.Object({ data: Type.Ref('AdminGuide') });
+
+async function guideAnswer(ctx: DomainContext, row: GuideRow) {
+  return { data: presentAdminGuide(await describeGuide(ctx.db, row)) };
+}
+
+export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
+  app.post(
+    '/guides',
+    {
+      schema: {
+        operationId: 'createGuide',
+        description: 'Creates a guide (guide.created). With `processing: true` it stays out of the API until processing settles.',
+        tags: ['Guides'],
+        body: NewGuide,
+        response: respond(201, 'The guide', GuideAnswer),
+      },
+    },
+    async (request, reply) => {
+      const { team_id, ...fields } = request.body;
+      const guide = await createGuide(ctx, { ...fields, team_id: team_id.toLowerCase() });
+      return reply.code(201).send(await guideAnswer(ctx, guide));
+    },
+  );
+
+  app.get(
+    '/guides/:id',
+    { schema: { operationId: 'getGuide', tags: ['Guides'], params: IdParams, response: respond(200, 'The guide', GuideAnswer) } },
+    async (request) => guideAnswer(ctx, await requireGuideRow(ctx.db, request.params.id.toLowerCase())),
+  );
+
+  app.patch(
+    '/guides/:id',
+    {
+      schema: {
+        operationId: 'updateGuide',
+        description: 'Edits the guide; a change of a column listed in spec §6.3 emits guide.updated (coalesced).',
+        tags: ['Guides'],
+        params: IdParams,
+        body: Type.Partial(GuideFields, { additionalProperties: false }),
+        response: respond(200, 'The guide', GuideAnswer),
+      },
+    },
+    async (request) => guideAnswer(ctx, await updateGuide(ctx, request.params.id.toLowerCase(), request.body)),
+  );
+
+  app.post(
+    '/guides/:id/processing',
+    {
+      schema: {
+        operationId: 'settleGuideProcessing',
+        description: 'Ends processing: `finished` (guide.ready; the guide needs steps) or `failed` (guide.failed). 409 when not processing.',
+        tags: ['Guides'],
+        params: IdParams,
+        body: Type.Object(
+          {
+            outcome: Type.Unsafe<'finished' | 'failed'>({ type: 'string', enum: ['finished', 'failed'] }),
+            error: Type.Optional(Type.String({ maxLength: 2000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: respond(200, 'The guide', GuideAnswer),
+      },
+    },
+    async (request) =>
+      guideAnswer(ctx, await settleProcessing(ctx, request.params.id.toLowerCase(), request.body.outcome, request.body.error ?? null)),
+  );
+
+  app.post(
+    '/guides/:id/move',
+    {
+      schema: {
+        operationId: 'moveGuide',
+        description: 'Moves the guide to another team: guide.deleted for the old team, guide.created for the new one.',
+        tags: ['Guides'],
+        params: IdParams,
+        body: Type.Object({ team_id: Uuid() }, { additionalProperties: false }),
+        response: respond(200, 'The guide', GuideAnswer),
+      },
+    },
+    async (request) => guideAnswer(ctx, await moveGuide(ctx, request.params.id.toLowerCase(), request.body.team_id.toLowerCase())),
+  );
+
+  app.delete(
+    '/guides/:id',
+    { schema: { operationId: 'deleteGuide', tags: ['Guides'], params: IdParams, response: respond(204, 'Deleted (guide.deleted)', null) } },
+    async (request, reply) => {
+      await deleteGuide(ctx, request.params.id.toLowerCase());
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,71 @@
+// Organizations and their admins (decisions §7).
+import { Type } from '@sinclair/typebox';
+import {
+  addOrganizationAdmin,
+  createOrganization,
+  removeOrganizationAdmin,
+  requireOrganization,
+  updateOrganization,
+} from '../../domain/organizations.js';
+import { Uuid } from '../schemas/common.js';
+import type { AdminRoutes } from './admin-plugin.js';
+import { presentOrganization } from './presenters.js';
+import { IdParams, OrganizationFields } from './schemas.js';
+
+const AdminParams = Type.Object({ id: Uuid(), user_id: Uuid() }, { additionalProperties: false });
+const OrganizationAnswer = Type.Object({ data: Type.Ref('AdminOrganization') });
+
+export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
+  app.post(
+    '/organizations',
+    {
+      schema: {
+        operationId: 'createOrganization',
+        tags: ['Organizations'],
+        body: Type.Composite([Type.Pick(OrganizationFields, ['name']), Type.Partial(Type.Omit(OrganizationFields, ['name']))], {
+          additionalProperties: false,
+        }),
+        response: respond(201, 'The organization', OrganizationAnswer),
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: presentOrganization(await createOrganization(ctx, request.body)) }),
+  );
+
+  app.get(
+    '/organizations/:id',
+    { schema: { operationId: 'getOrganization', tags: ['Organizations'], params: IdParams, response: respond(200, 'The organization', OrganizationAnswer) } },
+    async (request) => ({ data: presentOrganization(await requireOrganization(ctx.db, request.params.id.toLowerCase())) }),
+  );
+
+  app.patch(
+    '/organizations/:id',
+    {
+      schema: {
+        operationId: 'updateOrganization',
+        tags: ['Organizations'],
+        params: IdParams,
+        body: Type.Partial(OrganizationFields, { additionalProperties: false }),
+        response: respond(200, 'The organization', OrganizationAnswer),
+      },
+    },
+    async (request) => ({ data: presentOrganization(await updateOrganization(ctx, request.params.id.toLowerCase(), request.body)) }),
+  );
+
+  app.put(
+    '/organizations/:id/admins/:user_id',
+    { schema: { operationId: 'addOrganizationAdmin', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Added', null) } },
+    async (request, reply) => {
+      await addOrganizationAdmin(ctx, request.params.id.toLowerCase(), request.params.user_id.toLowerCase());
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/organizations/:id/admins/:user_id',
+    { schema: { operationId: 'removeOrganizationAdmin', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Removed', null) } },
+    async (request, reply) => {
+      await removeOrganizationAdmin(ctx, request.params.id.toLowerCase(), request.params.user_id.toLowerCase());
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,130 @@
+// Teams, users and memberships (decisions §7). Membership writes emit member events.
+import { Type } from '@sinclair/typebox';
+import { listMembers, putMember, removeMember } from '../../domain/members.js';
+import { createTeam, requireTeam, type Team, teamPlans, updateTeam } from '../../domain/teams.js';
+import { createUser, requireUser } from '../../domain/users.js';
+import { Uuid } from '../schemas/common.js';
+import type { AdminRoutes } from './admin-plugin.js';
+import { presentTeam, presentUser } from './presenters.js';
+import { IdParams, RoleSchema, TeamFields, UserFields } from './schemas.js';
+import type { DomainContext } from '../../domain/context.js';
+
+const MemberParams = Type.Object({ team_id: Uuid(), user_id: Uuid() }, { additionalProperties: false });
+const TeamAnswer = Type.Object({ data: Type.Ref('AdminTeam') });
+const MemberAnswer = Type.Object({ data: Type.Ref('Member') });
+
+async function teamAnswer(ctx: DomainContext, team: Team) {
+  const plans = await teamPlans(ctx.db, [team.id]);
+  return { data: presentTeam(team, plans.get(team.id)!) };
+}
+
+export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
+  app.post(
+    '/teams',
+    {
+      schema: {
+        operationId: 'createTeam',
+        tags: ['Teams'],
+        body: Type.Partial(TeamFields, { additionalProperties: false }),
+        response: respond(201, 'The team', TeamAnswer),
+      },
+    },
+    async (request, reply) => reply.code(201).send(await teamAnswer(ctx, await createTeam(ctx, request.body))),
+  );
+
+  app.get(
+    '/teams/:id',
+    { schema: { operationId: 'getTeam', tags: ['Teams'], params: IdParams, response: respond(200, 'The team', TeamAnswer) } },
+    async (request) => teamAnswer(ctx, await requireTeam(ctx.db, request.params.id.toLowerCase())),
+  );
+
+  app.patch(
+    '/teams/:id',
+    {
+      schema: {
+        operationId: 'updateTeam',
+        tags: ['Teams'],
+        params: IdParams,
+        body: Type.Partial(TeamFields, { additionalProperties: false }),
+        response: respond(200, 'The team', TeamAnswer),
+      },
+    },
+    async (request) => teamAnswer(ctx, await updateTeam(ctx, request.params.id.toLowerCase(), request.body)),
+  );
+
+  app.get(
+    '/teams/:id/members',
+    {
+      schema: {
+        operationId: 'listTeamMembers',
+        tags: ['Teams'],
+        params: IdParams,
+        response: respond(200, 'The members', Type.Object({ data: Type.Array(Type.Ref('Member')) })),
+      },
+    },
+    async (request) => {
+      const team = await requireTeam(ctx.db, request.params.id.toLowerCase());
+      return { data: await listMembers(ctx.db, team.id) };
+    },
+  );
+
+  app.put(
+    '/teams/:team_id/members/:user_id',
+    {
+      schema: {
+        operationId: 'putTeamMember',
+        description: 'Adds the user to the team (member.joined) or changes the role (member.role_changed).',
+        tags: ['Teams'],
+        params: MemberParams,
+        body: Type.Object({ role: RoleSchema }, { additionalProperties: false }),
+        response: respond(200, 'The member', MemberAnswer),
+      },
+    },
+    async (request) => ({
+      data: await putMember(ctx, request.params.team_id.toLowerCase(), request.params.user_id.toLowerCase(), request.body.role),
+    }),
+  );
+
+  app.delete(
+    '/teams/:team_id/members/:user_id',
+    {
+      schema: {
+        operationId: 'removeTeamMember',
+        description: 'Removes the member (member.left).',
+        tags: ['Teams'],
+        params: MemberParams,
+        response: respond(204, 'Removed', null),
+      },
+    },
+    async (request, reply) => {
+      await removeMember(ctx, request.params.team_id.toLowerCase(), request.params.user_id.toLowerCase());
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        operationId: 'createUser',
+        tags: ['Users'],
+        body: UserFields,
+        response: respond(201, 'The user', Type.Object({ data: Type.Ref('AdminUser') })),
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: presentUser(await createUser(ctx, request.body)) }),
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        operationId: 'getUser',
+        tags: ['Users'],
+        params: IdParams,
+        response: respond(200, 'The user', Type.Object({ data: Type.Ref('AdminUser') })),
+      },
+    },
+    async (request) => ({ data: presentUser(await requireUser(ctx.db, request.params.id.toLowerCase())) }),
+  );
+};

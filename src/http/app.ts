@@ -1,0 +1,54 @@
+// Builds the HTTP application: request ids, problem errors, the public v1 interface, the management API
+// and the reference. It listens nowhere; main.ts or a test decides that.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import type { DomainContext } from '../domain/context.js';
+import { adminPlugin } from './admin/admin-plugin.js';
+import { docsPlugin } from './docs/docs-plugin.js';
+import { ProblemError } from './problem.js';
+import { installProblemHandler, sendProblem } from './problem-handler.js';
+import type { RequestRateLimit } from './rate-limit.js';
+import { requestIdOf } from './request-id.js';
+import type { TypeBoxApp } from './typebox-app.js';
+import { type OpenApiSource, v1Plugin } from './v1/v1-plugin.js';
+
+export interface AppOptions {
+  ctx: DomainContext;
+  publicUrl: string;
+  adminToken: string;
+  rateLimit: RequestRateLimit;
+  logger: FastifyServerOptions['logger'];
+}
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
+  const { publicUrl } = options;
+  const app = Fastify({
+    logger: options.logger,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    ajv: {
+      // Unknown and repeated parameters are refused, never dropped or coerced into something else.
+      customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false },
+    },
+    frameworkErrors: (_error, _request, reply) => sendProblem(reply, publicUrl, new ProblemError('not_found', 'There is no such path')),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installProblemHandler(app, publicUrl);
+  app.setNotFoundHandler(async () => {
+    throw new ProblemError('not_found', 'There is no such path');
+  });
+
+  const v1Document: OpenApiSource = {};
+  await app.register(v1Plugin, { prefix: '/v1', ctx: options.ctx, rateLimit: options.rateLimit, publicUrl, document: v1Document });
+  await app.register(adminPlugin, { prefix: '/admin/v1', ctx: options.ctx, adminToken: options.adminToken, publicUrl });
+  await app.register(docsPlugin, { document: v1Document, publicUrl });
+  return app;
+}

@@ -1,0 +1,95 @@
+// The human-readable API reference served at /docs, rendered from the same OpenAPI document the routes
+// generate, plus the error catalogue: every problem `type` link lands on its entry (#error-<code>).
+import { ERROR_CATALOGUE, ERROR_CODES } from '../error-catalogue.js';
+
+type Json = Record<string, any>;
+
+const escapeHtml = (text: unknown) =>
+  String(text).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** Inline `code` spans in descriptions, on escaped text. */
+const prose = (text: unknown) => escapeHtml(text ?? '').replace(/`([^`]+)`/g, '<code>$1</code>');
+
+function typeOf(schema: Json | undefined): string {
+  if (!schema) return '';
+  if (schema.$ref) return `<a href="#schema-${escapeHtml(schema.$ref.split('/').pop())}">${escapeHtml(schema.$ref.split('/').pop())}</a>`;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const shown = types.map((type: string) => (type === 'array' ? `array of ${typeOf(schema.items)}` : escapeHtml(type ?? 'any')));
+  const enumText = schema.enum ? ` (${schema.enum.filter((v: unknown) => v !== null).map(escapeHtml).join(', ')})` : '';
+  return shown.join(' or ') + enumText;
+}
+
+function rules(schema: Json | undefined): string {
+  if (!schema) return '';
+  const parts: string[] = [];
+  if (schema.format) parts.push(schema.format);
+  if (schema.minLength !== undefined) parts.push(`at least ${schema.minLength} characters`);
+  if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);
+  if (schema.minimum !== undefined) parts.push(`from ${schema.minimum}`);
+  if (schema.maximum !== undefined) parts.push(`to ${schema.maximum}`);
+  if (schema.default !== undefined) parts.push(`default ${schema.default}`);
+  return escapeHtml(parts.join(', '));
+}
+
+function fieldsTable(schema: Json): string {
+  const properties: Json = schema.properties ?? {};
+  const rows = Object.entries(properties)
+    .map(([name, field]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(field)}</td><td>${prose(field.description ?? '')}</td></tr>`)
+    .join('');
+  return `<table><thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function operationSection(method: string, path: string, operation: Json): string {
+  const parameters: Json[] = operation.parameters ?? [];
+  const parameterRows = parameters
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${typeOf(p.schema)}</td><td>${p.required ? 'required' : 'optional'}</td><td>${rules(p.schema)} ${prose(p.description ?? p.schema?.description ?? '')}</td></tr>`,
+    )
+    .join('');
+  const responses = Object.entries(operation.responses ?? {})
+    .map(([status, response]: [string, any]) => {
+      const media = response.content ? Object.keys(response.content)[0] : undefined;
+      return `<li><strong>${escapeHtml(status)}</strong> ${prose(response.description)}${media ? ` <code>${escapeHtml(media)}</code>` : ''}</li>`;
+    })
+    .join('');
+  return `<section class="operation" id="op-${escapeHtml(operation.operationId)}">
+<h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
+<p>${prose(operation.summary)}</p><p>${prose(operation.description ?? '')}</p>
+${parameters.length ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th></th><th>Rules</th></tr></thead><tbody>${parameterRows}</tbody></table>` : '<p>No parameters.</p>'}
+<ul class="responses">${responses}</ul></section>`;
+}
+
+export function renderReferencePage(document: Json, publicUrl: string): string {
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]: [string, any]) =>
+    Object.entries(item).map(([method, operation]) => operationSection(method, path, operation as Json)),
+  );
+  const schemas = Object.entries(document.components?.schemas ?? {})
+    .map(([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${fieldsTable(schema as Json)}</section>`)
+    .join('');
+  const errors = ERROR_CODES.map((code) => {
+    const entry = ERROR_CATALOGUE[code];
+    return `<tr id="error-${code}"><td><code>${code}</code></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td><td>${prose(entry.meaning)}</td></tr>`;
+  }).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(document.info?.title)} reference</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1b1b1b}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}.method{background:#0b5;color:#fff;padding:0 .4rem;border-radius:3px}
+tr:target{background:#fff6c7}section.operation{border-top:1px solid #ddd;margin-top:1.5rem}
+</style></head><body>
+<h1>${escapeHtml(document.info?.title)} <small>v${escapeHtml(document.info?.version)}</small></h1>
+<p>${prose(document.info?.description)}</p>
+<p>Base URL: <code>${escapeHtml(publicUrl)}/v1</code>. Every request carries <code>Authorization: Bearer &lt;API_KEY&gt;</code>.
+Every response carries <code>X-Request-Id</code> and the <code>RateLimit</code> headers. The machine-readable document is
+<a href="${escapeHtml(publicUrl)}/v1/openapi.json">/v1/openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
+<h2 id="endpoints">Endpoints</h2>${operations.join('\n')}
+<h2 id="schemas">Resources</h2>${schemas}
+<h2 id="errors">Errors</h2>
+<p>Every refusal is an RFC 9457 problem (<code>application/problem+json</code>) with <code>type</code>, <code>title</code>,
+<code>status</code>, <code>detail</code>, <code>code</code> and <code>request_id</code>. Switch on <code>code</code>.</p>
+<table><thead><tr><th>code</th><th>Status</th><th>Title</th><th>Meaning</th></tr></thead><tbody>${errors}</tbody></table>
+</body></html>`;
+}

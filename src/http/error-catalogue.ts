@@ -1,0 +1,97 @@
+// Every error code the service answers with (spec §7, decisions §4 and §7): its status, its title and
+// what it means. The problem body's `type` links to the code's entry in the reference at /docs.
+
+export type ErrorCode =
+  | 'invalid_key'
+  | 'key_expired'
+  | 'scope_missing'
+  | 'api_disabled'
+  | 'team_keys_disabled'
+  | 'rate_limited'
+  | 'invalid_request'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error';
+
+export interface ErrorEntry {
+  status: number;
+  title: string;
+  meaning: string;
+}
+
+export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
+  invalid_key: {
+    status: 401,
+    title: 'Invalid API key',
+    meaning: 'The bearer key is missing, malformed, unknown or revoked. Send `Authorization: Bearer <API_KEY>` with a key created in the application.',
+  },
+  key_expired: {
+    status: 401,
+    title: 'API key expired',
+    meaning: 'The key passed its expiry. A new key must be created in the application.',
+  },
+  scope_missing: {
+    status: 403,
+    title: 'Scope missing',
+    meaning: 'The key lacks the scope this endpoint needs; `detail` names the scope. Create a key with that scope.',
+  },
+  api_disabled: {
+    status: 403,
+    title: 'API access disabled',
+    meaning: "The key's organization turned API access off in its API settings.",
+  },
+  team_keys_disabled: {
+    status: 403,
+    title: 'Team keys disabled',
+    meaning: "The team's organization allows organization keys only; use an organization key.",
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    meaning: 'More requests than the limit allows in the current 60-second window (600 per key by default; requests refused with 401 count against the client address). `Retry-After` says how many seconds to wait.',
+  },
+  invalid_request: {
+    status: 400,
+    title: 'Invalid request',
+    meaning: 'A parameter or body field is wrong: unknown, repeated, malformed or outside its rules. `detail` names it.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    meaning: 'Nothing the key may see has that id, or the path does not exist.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    meaning: 'The v1 interface is read-only: use GET or HEAD. The `Allow` header lists the methods.',
+  },
+  conflict: {
+    status: 409,
+    title: 'Conflict',
+    meaning: 'Management API only: the change conflicts with the current state (a taken permalink or e-mail, a guide that is not processing).',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    meaning: 'Management API only: the request body is larger than the service accepts.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    meaning: 'Management API only: request bodies must be `application/json`.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    meaning: 'A fault on the service side. Quote `request_id` to support; the cause is in the service log.',
+  },
+};
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export function errorTypeUrl(publicUrl: string, code: ErrorCode): string {
+  return `${publicUrl}/docs#error-${code}`;
+}

@@ -1,0 +1,68 @@
+// Turns every failure into a problem response: refusals the code raised, request validation, domain
+// errors, Fastify's own errors, and faults (logged with their cause, answered without it).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { ProblemError, problemBody } from './problem.js';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function pathName(instancePath: string): string {
+  return instancePath.replace(/^\//, '').replaceAll('/', '.');
+}
+
+function validationDetail(errors: AjvError[], context: string | undefined): string {
+  const noun = context === 'body' ? 'Field' : 'Parameter';
+  const first = errors[0];
+  if (!first) return 'The request is invalid';
+  const parent = pathName(first.instancePath);
+  const within = (name: string) => (parent ? `${parent}.${name}` : name);
+  if (first.keyword === 'additionalProperties') return `Unknown ${noun.toLowerCase()} '${within(String(first.params.additionalProperty))}'`;
+  if (first.keyword === 'required') return `${noun} '${within(String(first.params.missingProperty))}' is required`;
+  if (!parent) return `The request ${context ?? ''} ${first.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
+  return `${noun} '${parent}' ${first.message ?? 'is invalid'}`;
+}
+
+export function toProblem(error: FastifyError | Error): ProblemError | null {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof NotFoundError) return new ProblemError('not_found', error.message);
+  if (error instanceof ConflictError) return new ProblemError('conflict', error.message);
+  if (error instanceof InvalidInputError) return new ProblemError('invalid_request', error.message);
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  if (fastifyError.validation) {
+    return new ProblemError('invalid_request', validationDetail(fastifyError.validation as AjvError[], fastifyError.validationContext));
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProblemError('payload_too_large', 'The request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ProblemError('unsupported_media_type', 'Request bodies must be application/json');
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ProblemError('invalid_request', fastifyError.message.replace(/^FST_\w+:\s*/, ''));
+  }
+  return null;
+}
+
+export function sendProblem(reply: FastifyReply, publicUrl: string, problem: ProblemError): FastifyReply {
+  for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+  return reply
+    .code(problem.status)
+    .header('x-request-id', reply.request.id)
+    .type('application/problem+json')
+    .send(problemBody(publicUrl, problem, reply.request.id));
+}
+
+export function installProblemHandler(app: FastifyInstance, publicUrl: string): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const problem = toProblem(error);
+    if (problem) return sendProblem(reply, publicUrl, problem);
+    request.log.error({ err: error }, 'request failed with a server fault');
+    return sendProblem(reply, publicUrl, new ProblemError('internal_error', 'The service failed to answer this request; quote request_id to support'));
+  });
+}

@@ -1,0 +1,36 @@
+// Schema pieces shared by the public and the management routes. Nullable values are written as JSON
+// Schema type arrays (not anyOf), which OpenAPI 3.1 reads as they are and fast-json-stringify
+// serializes without trial validation.
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { ERROR_CODES } from '../error-catalogue.js';
+
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type } = schema as unknown as { type: string };
+  const extra = 'enum' in schema ? { enum: [...(schema as unknown as { enum: unknown[] }).enum, null] } : {};
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...extra });
+}
+
+export function StringEnum<T extends string>(values: readonly T[], options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+}
+
+export const Uuid = (options: Record<string, unknown> = {}) => Type.String({ format: 'uuid', pattern: UUID_PATTERN, ...options });
+export const Timestamp = (options: Record<string, unknown> = {}) =>
+  Type.String({ format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'], ...options });
+
+/** For endpoints without query parameters: any parameter is unknown, so refused. */
+export const NoParameters = Type.Object({}, { additionalProperties: false });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ format: 'uri', description: "Link to the error's entry in the API reference" }),
+    title: Type.String(),
+    status: Type.Integer({ description: 'The HTTP status' }),
+    detail: Type.String({ description: 'What is wrong; for invalid_request it names the parameter' }),
+    code: StringEnum(ERROR_CODES, { description: 'Stable; clients switch on it' }),
+    request_id: Type.String({ description: 'Quote it to support' }),
+  },
+  { $id: 'Problem', title: 'Problem', additionalProperties: false },
+);

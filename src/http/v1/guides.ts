@@ -1,0 +1,89 @@
+// GET /guides and GET /guides/{guideId} (spec §4.2, §4.3).
+import { Type } from '@sinclair/typebox';
+import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
+import { decodeCursor, encodeCursor } from '../../domain/guides/guide-cursor.js';
+import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
+import { teamsReachedBy } from '../../domain/teams.js';
+import { invalidRequest, notFound } from '../problem.js';
+import { Uuid } from '../schemas/common.js';
+import { admittedKey } from './key-auth.js';
+import { presentGuide } from './presenters.js';
+import { GuidePage } from './schemas.js';
+import type { V1Routes } from './v1-plugin.js';
+
+const GuideListQuery = Type.Object(
+  {
+    team_id: Uuid({ description: 'Narrows to one team; when omitted, every team the key reaches' }),
+    q: Type.String({
+      minLength: 2,
+      maxLength: 200,
+      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      description: 'Case-insensitive match on the guide title (2 to 200 characters); %, _ and \\ are plain characters',
+    }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Rows per page' }),
+    cursor: Type.String({ minLength: 1, maxLength: 512, description: 'The next_cursor of the previous page' }),
+  },
+  { additionalProperties: false },
+);
+
+export const registerGuides: V1Routes = (app, { ctx, respond }) => {
+  app.get(
+    '/guides',
+    {
+      config: { scope: 'guides:read' },
+      schema: {
+        operationId: 'listGuides',
+        summary: 'List or search guides',
+        description:
+          'Every guide the key reaches, drafts included, newest first (created_at, then id, descending), in keyset pages. ' +
+          'Guides still processing are left out. Listing is never cut by plan: each guide carries its `locked` flag. ' +
+          'A cursor is bound to the key and to the `team_id` and `q` it came with. Needs `guides:read`.',
+        tags: ['Guides'],
+        querystring: Type.Partial(GuideListQuery, { additionalProperties: false }),
+        response: respond(200, 'A page of guides', GuidePage, ['invalid_request', 'not_found', 'scope_missing']),
+      },
+    },
+    async (request) => {
+      const key = admittedKey(request);
+      const { q, cursor } = request.query;
+      const limit = request.query.limit ?? 50;
+      const teamId = request.query.team_id?.toLowerCase();
+      const binding = { holder: key.id, filters: [teamId, q] };
+      const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
+      if (cursor !== undefined && after === null) {
+        throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
+      }
+      let teamIds = (await teamsReachedBy(ctx.db, key.home)).map((team) => team.id);
+      if (teamId !== undefined) {
+        if (!teamIds.includes(teamId)) throw notFound('No team with that team_id is reachable with this key');
+        teamIds = [teamId];
+      }
+      const page = await guidePage(ctx, { teamIds, q, limit, after });
+      return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+    },
+  );
+
+  app.get(
+    '/guides/:guideId',
+    {
+      config: { scope: 'guides:read' },
+      schema: {
+        operationId: 'getGuide',
+        summary: 'Read one guide with its markdown body',
+        description:
+          'A UUID-shaped `guideId` (any letter case) is read as an id, anything else as a permalink. On a plan without full API ' +
+          'access `markdown_body` is a preview and `notice` says why; a locked guide is cut to its short cut. Needs `guides:read`.',
+        tags: ['Guides'],
+        params: Type.Object({ guideId: Type.String({ description: 'The guide id or its permalink' }) }, { additionalProperties: false }),
+        response: respond(200, 'The guide', Type.Object({ data: Type.Ref('Guide') }), ['not_found', 'scope_missing']),
+      },
+    },
+    async (request) => {
+      const key = admittedKey(request);
+      const teamIds = (await teamsReachedBy(ctx.db, key.home)).map((team) => team.id);
+      const found = await findVisibleGuide(ctx.db, teamIds, request.params.guideId);
+      if (!found) throw notFound('No guide this key may see has that id or permalink');
+      return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };
+    },
+  );
+};

@@ -1,0 +1,71 @@
+// Admission of a v1 request, in the order of decisions §4: the key (401), the rate limit (429), the
+// organization's policy (403), then the scope the route needs (403). Requests refused with 401 are
+// counted against their client address so that keys cannot be guessed at speed.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiKey, type Scope, authenticateKey, touchApiKey } from '../../domain/api-keys.js';
+import type { DomainContext } from '../../domain/context.js';
+import { ProblemError } from '../problem.js';
+import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: ApiKey | null;
+  }
+  interface FastifyContextConfig {
+    /** The scope a v1 route needs; none for /auth/verify. */
+    scope?: Scope;
+    /** Served without a key (the OpenAPI document), rate limited by client address. */
+    public?: boolean;
+  }
+}
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+export function keyAuthHook(ctx: DomainContext, rateLimit: RequestRateLimit) {
+  return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const config = request.routeOptions.config;
+    if (config.public) {
+      const state = await rateLimit.take(`ip:${request.ip}`);
+      applyRateHeaders(reply, state);
+      if (!state.allowed) throw rateLimited(state);
+      return;
+    }
+
+    const bearer = bearerOf(request);
+    const authentication = bearer === null ? ({ outcome: 'invalid' } as const) : await authenticateKey(ctx, bearer);
+    if (authentication.outcome !== 'ok') {
+      const state = await rateLimit.take(`ip:${request.ip}`);
+      applyRateHeaders(reply, state);
+      if (!state.allowed) throw rateLimited(state);
+      if (authentication.outcome === 'expired') throw new ProblemError('key_expired', 'The API key has expired; create a new key in the application');
+      throw new ProblemError(
+        'invalid_key',
+        bearer === null ? 'Send the API key as Authorization: Bearer <API_KEY>' : 'The API key is malformed, unknown or revoked',
+      );
+    }
+
+    const { key, policy } = authentication;
+    const state = await rateLimit.take(`key:${key.id}`);
+    applyRateHeaders(reply, state);
+    if (!state.allowed) throw rateLimited(state);
+    if (policy === 'api_disabled') throw new ProblemError('api_disabled', "The organization turned API access off in its API settings");
+    if (policy === 'team_keys_disabled') throw new ProblemError('team_keys_disabled', 'The organization allows organization keys only');
+    if (config.scope && !key.scopes.includes(config.scope)) {
+      throw new ProblemError('scope_missing', `This endpoint needs the ${config.scope} scope`);
+    }
+    request.apiKey = key;
+    touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
+  };
+}
+
+/** The key admitted for this request; routes behind the admission hook always have one. */
+export function admittedKey(request: FastifyRequest): ApiKey {
+  if (!request.apiKey) throw new Error('route reached without an admitted key');
+  return request.apiKey;
+}

@@ -1,0 +1,57 @@
+// GET /teams (spec §4.4) and GET /members (spec §4.5).
+import { Type } from '@sinclair/typebox';
+import { listMembers } from '../../domain/members.js';
+import { teamsReachedBy } from '../../domain/teams.js';
+import { notFound } from '../problem.js';
+import { NoParameters, Uuid } from '../schemas/common.js';
+import { admittedKey } from './key-auth.js';
+import { presentTeam } from './presenters.js';
+import type { V1Routes } from './v1-plugin.js';
+
+export const registerTeams: V1Routes = (app, { ctx, respond }) => {
+  app.get(
+    '/teams',
+    {
+      config: { scope: 'teams:read' },
+      schema: {
+        operationId: 'listTeams',
+        summary: 'List the teams the key reaches',
+        description:
+          "A team key's own team, or every team of an organization key's organization, including teams that join later. " +
+          'Ordered by name ignoring case (teams without a name last), then id. Needs `teams:read`.',
+        tags: ['Teams'],
+        querystring: NoParameters,
+        response: respond(200, 'The teams', Type.Object({ data: Type.Array(Type.Ref('Team')) }), ['scope_missing']),
+      },
+    },
+    async (request) => ({ data: (await teamsReachedBy(ctx.db, admittedKey(request).home)).map(presentTeam) }),
+  );
+
+  app.get(
+    '/members',
+    {
+      config: { scope: 'members:read' },
+      schema: {
+        operationId: 'listMembers',
+        summary: 'List the members of one team',
+        description: 'Every member of one team the key reaches, ordered by joined_at, then id. Needs `members:read`.',
+        tags: ['Teams'],
+        querystring: Type.Object(
+          { team_id: Uuid({ description: 'The team; find ids with GET /teams' }) },
+          { additionalProperties: false },
+        ),
+        response: respond(200, 'The members', Type.Object({ data: Type.Array(Type.Ref('Member')) }), [
+          'invalid_request',
+          'not_found',
+          'scope_missing',
+        ]),
+      },
+    },
+    async (request) => {
+      const teamId = request.query.team_id.toLowerCase();
+      const reached = await teamsReachedBy(ctx.db, admittedKey(request).home);
+      if (!reached.some((team) => team.id === teamId)) throw notFound('No team with that team_id is reachable with this key');
+      return { data: await listMembers(ctx.db, teamId) };
+    },
+  );
+};

@@ -1,0 +1,117 @@
+// The public read-only interface under /v1: its OpenAPI document, key admission, the four resources,
+// 405 for every other method on their paths, and 404 for unknown paths, all with the same headers.
+import fastifySwagger from '@fastify/swagger';
+import type { TSchema } from '@sinclair/typebox';
+import type { DomainContext } from '../../domain/context.js';
+import type { ErrorCode } from '../error-catalogue.js';
+import { ProblemError } from '../problem.js';
+import type { RequestRateLimit } from '../rate-limit.js';
+import { Problem } from '../schemas/common.js';
+import { responses } from '../schemas/responses.js';
+import type { TypeBoxApp } from '../typebox-app.js';
+import { registerAuthVerify } from './auth-verify.js';
+import { registerGuides } from './guides.js';
+import { keyAuthHook } from './key-auth.js';
+import { Guide, GuideListItem, Key, Member, Team } from './schemas.js';
+import { registerTeams } from './teams.js';
+
+/** Every v1 endpoint can answer every error of spec §7. */
+const V1_ERRORS: readonly ErrorCode[] = [
+  'invalid_request',
+  'invalid_key',
+  'key_expired',
+  'scope_missing',
+  'api_disabled',
+  'team_keys_disabled',
+  'not_found',
+  'rate_limited',
+  'internal_error',
+];
+
+export interface V1Deps {
+  ctx: DomainContext;
+  respond: (status: number, description: string, success: TSchema, errors: readonly ErrorCode[]) => ReturnType<typeof responses>;
+}
+
+export type V1Routes = (app: TypeBoxApp, deps: V1Deps) => void;
+
+/** Filled in by the plugin: how the rest of the app reads the generated OpenAPI document. */
+export interface OpenApiSource {
+  get?: () => Record<string, unknown>;
+}
+
+export interface V1Options {
+  ctx: DomainContext;
+  rateLimit: RequestRateLimit;
+  publicUrl: string;
+  document: OpenApiSource;
+}
+
+const READ_METHODS = 'GET, HEAD';
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<void> {
+  const { ctx, rateLimit, publicUrl } = options;
+  for (const schema of [Problem, Key, GuideListItem, Guide, Team, Member]) app.addSchema(schema);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Guide service API',
+        version: '1.0.0',
+        description:
+          'Read-only REST interface over guides, the teams an API key reaches and their members. ' +
+          `Errors are RFC 9457 problems; the reference is at ${publicUrl}/docs.`,
+      },
+      servers: [{ url: `${publicUrl}/v1` }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key made in the application' } } },
+      security: [{ bearer: [] }],
+      tags: [
+        { name: 'Authentication', description: 'Checking a key' },
+        { name: 'Guides', description: 'Step-by-step documents with markdown content' },
+        { name: 'Teams', description: 'Teams the key reaches and their members' },
+      ],
+    },
+    hideUntagged: true,
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  app.addHook('onRequest', keyAuthHook(ctx, rateLimit));
+
+  // A repeated query parameter is refused by name rather than by the type error it would cause.
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (Array.isArray(value)) throw new ProblemError('invalid_request', `Parameter '${name}' is given more than once`);
+    }
+  });
+
+  const deps: V1Deps = {
+    ctx,
+    respond: (status, description, success, errors) =>
+      responses(status, description, success, { rateHeaders: true, errors: [...new Set([...V1_ERRORS, ...errors])] }),
+  };
+  for (const register of [registerAuthVerify, registerGuides, registerTeams]) register(app, deps);
+
+  options.document.get = () => app.swagger() as unknown as Record<string, unknown>;
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  // The interface is read-only: other methods on its paths are 405 with Allow (decisions §4).
+  for (const url of ['/auth/verify', '/guides', '/guides/:guideId', '/teams', '/members', '/openapi.json']) {
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      schema: { hide: true },
+      config: { public: url === '/openapi.json' },
+      handler: async () => {
+        throw new ProblemError('method_not_allowed', `The v1 interface is read-only; use ${READ_METHODS}`, { allow: READ_METHODS });
+      },
+    });
+  }
+
+  // The admission hook above runs for unknown paths too, so a 404 carries the same headers.
+  app.setNotFoundHandler(async () => {
+    throw new ProblemError('not_found', 'There is no such path in the v1 interface');
+  });
+}
