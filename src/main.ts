@@ -22,10 +22,10 @@ async function main(): Promise<void> {
 
   const service = await createService(config);
   const demo = config.demo && (await storeIsEmpty(service.ctx)) ? await loadDemo(service.ctx) : null;
-  await service.app.listen({ port: config.port, host: config.host });
+  const address = await service.app.listen({ port: config.port, host: config.host });
 
   const lines = [
-    `Guide service is listening on http://${config.host}:${config.port} (role: ${config.role})`,
+    `Guide service is listening on ${address} (role: ${config.role})`,
     `  REST API:       ${config.publicUrl}/v1`,
     `  Reference:      ${config.publicUrl}/docs`,
     `  Management API: ${config.publicUrl}/admin/v1`,

@@ -1,0 +1,82 @@
+// The run contract (decisions §1): a fresh data directory and `node dist/main.js` (what `npm start`
+// runs after building) start the service with the demo, print the keys, the admin token and a curl line
+// that works as printed; a bad variable stops the start with a message naming it.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startService(env: Record<string, string>, cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [join(root, 'dist/main.js')], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root });
+}, 120_000);
+
+describe('run contract (decisions §1)', () => {
+  let service: ReturnType<typeof startService> | undefined;
+  afterAll(() => {
+    service?.child.kill('SIGTERM');
+  });
+
+  it('starts on an embedded store with the demo and prints keys, admin token and a curl line that works as printed', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'guide-service-run-'));
+    const port = await freePort();
+    service = startService({ PORT: String(port) }, cwd);
+    await waitFor(() => service!.output().includes('curl '), 30_000);
+    const output = service.output();
+    expect(output).toMatch(/Admin token:\s+adm_\S+/);
+    expect(output).toMatch(/Organization key .*:\s+gsk_\w+/);
+    expect(output).toMatch(/Team key .*:\s+gsk_\w+/);
+    const curlLine = output.split('\n').find((line) => line.trim().startsWith('curl '))!.trim();
+    const { stdout } = await run('sh', ['-c', `${curlLine} --silent --show-error --fail`]);
+    const body = JSON.parse(stdout);
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body).toHaveProperty('next_cursor');
+
+    const adminToken = /Admin token:\s+(\S+)/.exec(output)![1];
+    const orgs = await fetch(`http://localhost:${port}/admin/v1/users/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(orgs.status).toBe(404);
+  }, 60_000);
+
+  it('refuses a bad variable with a message that names it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'guide-service-run-'));
+    const bad = startService({ PORT: 'not-a-port' }, cwd);
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toContain('PORT');
+    const badRole = startService({ ROLE: 'everything' }, cwd);
+    expect(await badRole.exited).toBe(2);
+    expect(badRole.output()).toContain('ROLE');
+  }, 30_000);
+});
