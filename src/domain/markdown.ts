@@ -58,7 +58,9 @@ function singleLine(text: string): string {
 
 /** A link destination that cannot close the link early or break the line. */
 function destination(url: string): string {
-  return url.replace(/[\s()<>\\]/g, (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+  return url
+    .replace(/[\s()<>\\]/g, (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'))
+    .replace(ENTITY_START, '\\&');
 }
 
 function stepItem(step: ExportStep, number: number): string {
@@ -74,7 +76,8 @@ function stepItem(step: ExportStep, number: number): string {
 }
 
 export function exportMarkdown(input: ExportInput): string {
-  const title = input.title?.trim() ? singleLine(input.title) : 'Untitled guide';
+  // A run of # at the end of a heading would be read as its closing sequence and dropped.
+  const title = input.title?.trim() ? singleLine(input.title).replace(/ (#+)$/, ' \\$1') : 'Untitled guide';
   const blocks = [`# ${title}`];
   if (input.description) blocks.push(...paragraphs(input.description));
   if (input.steps.length > 0) blocks.push(input.steps.map((step, i) => stepItem(step, i + 1)).join('\n'));

@@ -1,8 +1,10 @@
 /**
  * Folds case for every Unicode letter so that `ÉCRAN` finds `écran` and `STRASSE` finds `straße`
- * (decisions §4). Upper-casing first maps letters with one-way lowercase (ß, final sigma) together.
- * Titles are stored folded; a search term is folded the same way before matching.
+ * (decisions §4). Upper-casing first maps letters with one-way lowercase together; the sharp s and
+ * the word-final sigma, whose lowercase depends on position, are spelled out; the last normalization
+ * makes canonically equal results equal strings. Titles are stored folded; a search term is folded the
+ * same way before matching.
  */
 export function foldCase(text: string): string {
-  return text.normalize('NFC').toUpperCase().toLowerCase();
+  return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('ς', 'σ').replaceAll('ß', 'ss').normalize('NFC');
 }

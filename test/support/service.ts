@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, loggerOptions, type Service } from '../../src/service.js';
 import { checkResponse } from './openapi-conformance.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -35,7 +35,7 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestService> {
   const clock = new TestClock();
   const config = loadConfig({
     DATABASE_URL: 'file::memory:',
@@ -46,7 +46,10 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await createService(config, { clock });
+  const logger = options.logLines
+    ? { ...loggerOptions(config), level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } }
+    : undefined;
+  const service = await createService(config, { clock, logger });
 
   const request = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
     const response = await service.app.inject({

@@ -38,5 +38,7 @@ export function decodeCursor(secret: Buffer, binding: CursorBinding, cursor: str
   if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(secret, binding, payload))) return null;
   const [createdAt, id, extra] = payload.split('|');
   if (extra !== undefined || !createdAt || !id || !TIMESTAMP.test(createdAt) || !isUuidShaped(id)) return null;
+  // base64url leaves spare bits in a last character; only the canonical spelling is the cursor we made.
+  if (encodeCursor(secret, binding, { createdAt, id }) !== cursor) return null;
   return { createdAt, id };
 }
