@@ -10,6 +10,7 @@ import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
 import { requestIdOf } from './request-id.js';
 import type { TypeBoxApp } from './typebox-app.js';
+import { admit } from './v1/key-auth.js';
 import { type OpenApiSource, v1Plugin } from './v1/v1-plugin.js';
 
 export interface AppOptions {
@@ -21,6 +22,7 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+const MAX_PARAM_LENGTH = 4096;
 
 export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   const { publicUrl } = options;
@@ -34,7 +36,18 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
       // Unknown and repeated parameters are refused, never dropped or coerced into something else.
       customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false },
     },
-    frameworkErrors: (_error, _request, reply) => sendProblem(reply, publicUrl, new ProblemError('not_found', 'There is no such path')),
+    // Long path values reach their route and get its answer (a 404 for a guideId that names nothing).
+    maxParamLength: MAX_PARAM_LENGTH,
+    // A path Fastify cannot decode (broken percent-encoding) names nothing: 404, but on /v1 only after
+    // the same admission as any other request, so it carries the same headers and counts the same.
+    frameworkErrors: (_error, request, reply) => {
+      const notFound = new ProblemError('not_found', 'There is no such path');
+      if (!request.url.startsWith('/v1/')) return sendProblem(reply, publicUrl, notFound);
+      admit(options.ctx, options.rateLimit, request, reply, {}).then(
+        () => sendProblem(reply, publicUrl, notFound),
+        (error: unknown) => sendProblem(reply, publicUrl, error instanceof ProblemError ? error : notFound),
+      );
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('apiKey', null);

@@ -47,7 +47,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     ...env,
   });
   const logger = options.logLines
-    ? { ...loggerOptions(config), level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } }
+    ? { ...(loggerOptions(config) as object), level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } }
     : undefined;
   const service = await createService(config, { clock, logger });
 

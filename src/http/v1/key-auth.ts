@@ -27,41 +27,54 @@ function bearerOf(request: FastifyRequest): string | null {
   return BEARER.exec(header)?.[1] ?? null;
 }
 
-export function keyAuthHook(ctx: DomainContext, rateLimit: RequestRateLimit) {
-  return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const config = request.routeOptions.config;
-    if (config.public) {
-      const state = await rateLimit.take(`ip:${request.ip}`);
-      applyRateHeaders(reply, state);
-      if (!state.allowed) throw rateLimited(state);
-      return;
-    }
+export interface Admission {
+  scope?: Scope;
+  public?: boolean;
+}
 
-    const bearer = bearerOf(request);
-    const authentication = bearer === null ? ({ outcome: 'invalid' } as const) : await authenticateKey(ctx, bearer);
-    if (authentication.outcome !== 'ok') {
-      const state = await rateLimit.take(`ip:${request.ip}`);
-      applyRateHeaders(reply, state);
-      if (!state.allowed) throw rateLimited(state);
-      if (authentication.outcome === 'expired') throw new ProblemError('key_expired', 'The API key has expired; create a new key in the application');
-      throw new ProblemError(
-        'invalid_key',
-        bearer === null ? 'Send the API key as Authorization: Bearer <API_KEY>' : 'The API key is malformed, unknown or revoked',
-      );
-    }
-
-    const { key, policy } = authentication;
-    const state = await rateLimit.take(`key:${key.id}`);
+/** Admits a v1 request or throws the problem that refuses it. */
+export async function admit(
+  ctx: DomainContext,
+  rateLimit: RequestRateLimit,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Admission,
+): Promise<void> {
+  if (config.public) {
+    const state = await rateLimit.take(`ip:${request.ip}`);
     applyRateHeaders(reply, state);
     if (!state.allowed) throw rateLimited(state);
-    if (policy === 'api_disabled') throw new ProblemError('api_disabled', "The organization turned API access off in its API settings");
-    if (policy === 'team_keys_disabled') throw new ProblemError('team_keys_disabled', 'The organization allows organization keys only');
-    if (config.scope && !key.scopes.includes(config.scope)) {
-      throw new ProblemError('scope_missing', `This endpoint needs the ${config.scope} scope`);
-    }
-    request.apiKey = key;
-    touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
-  };
+    return;
+  }
+
+  const bearer = bearerOf(request);
+  const authentication = bearer === null ? ({ outcome: 'invalid' } as const) : await authenticateKey(ctx, bearer);
+  if (authentication.outcome !== 'ok') {
+    const state = await rateLimit.take(`ip:${request.ip}`);
+    applyRateHeaders(reply, state);
+    if (!state.allowed) throw rateLimited(state);
+    if (authentication.outcome === 'expired') throw new ProblemError('key_expired', 'The API key has expired; create a new key in the application');
+    throw new ProblemError(
+      'invalid_key',
+      bearer === null ? 'Send the API key as Authorization: Bearer <API_KEY>' : 'The API key is malformed, unknown or revoked',
+    );
+  }
+
+  const { key, policy } = authentication;
+  const state = await rateLimit.take(`key:${key.id}`);
+  applyRateHeaders(reply, state);
+  if (!state.allowed) throw rateLimited(state);
+  if (policy === 'api_disabled') throw new ProblemError('api_disabled', "The organization turned API access off in its API settings");
+  if (policy === 'team_keys_disabled') throw new ProblemError('team_keys_disabled', 'The organization allows organization keys only');
+  if (config.scope && !key.scopes.includes(config.scope)) {
+    throw new ProblemError('scope_missing', `This endpoint needs the ${config.scope} scope`);
+  }
+  request.apiKey = key;
+  touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
+}
+
+export function keyAuthHook(ctx: DomainContext, rateLimit: RequestRateLimit) {
+  return (request: FastifyRequest, reply: FastifyReply) => admit(ctx, rateLimit, request, reply, request.routeOptions.config);
 }
 
 /** The key admitted for this request; routes behind the admission hook always have one. */

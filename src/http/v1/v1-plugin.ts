@@ -79,11 +79,16 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
 
   app.addHook('onRequest', keyAuthHook(ctx, rateLimit));
 
-  // A repeated query parameter is refused by name rather than by the type error it would cause.
+  // A repeated query parameter is refused by name rather than by the type error it would cause, and an
+  // integer parameter must be written as digits (schema coercion alone would take 0x10, 1e1 or +5).
   app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    for (const [name, value] of Object.entries(query ?? {})) {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const properties = (request.routeOptions.schema?.querystring as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+    for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value)) throw new ProblemError('invalid_request', `Parameter '${name}' is given more than once`);
+      if (properties[name]?.type === 'integer' && !/^\d{1,9}$/.test(String(value))) {
+        throw new ProblemError('invalid_request', `Parameter '${name}' must be a whole number written in digits`);
+      }
     }
   });
 
