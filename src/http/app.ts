@@ -37,7 +37,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
       customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false },
     },
     // Long path values reach their route and get its answer (a 404 for a guideId that names nothing).
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A path Fastify cannot decode (broken percent-encoding) names nothing: 404, but on /v1 only after
     // the same admission as any other request, so it carries the same headers and counts the same.
     frameworkErrors: (_error, request, reply) => {

@@ -11,8 +11,15 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
+const SHOWN_NAME_LENGTH = 64;
+
+/** A parameter name as the detail shows it: unknown names can be arbitrarily long. */
+export function shownName(name: string): string {
+  return name.length > SHOWN_NAME_LENGTH ? `${name.slice(0, SHOWN_NAME_LENGTH)}…` : name;
+}
+
 function pathName(instancePath: string): string {
-  return instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return shownName(instancePath.replace(/^\//, '').replaceAll('/', '.'));
 }
 
 function validationDetail(errors: AjvError[], context: string | undefined): string {
@@ -21,7 +28,7 @@ function validationDetail(errors: AjvError[], context: string | undefined): stri
   if (!first) return 'The request is invalid';
   const parent = pathName(first.instancePath);
   const within = (name: string) => (parent ? `${parent}.${name}` : name);
-  if (first.keyword === 'additionalProperties') return `Unknown ${noun.toLowerCase()} '${within(String(first.params.additionalProperty))}'`;
+  if (first.keyword === 'additionalProperties') return `Unknown ${noun.toLowerCase()} '${within(shownName(String(first.params.additionalProperty)))}'`;
   if (first.keyword === 'required') return `${noun} '${within(String(first.params.missingProperty))}' is required`;
   if (!parent) return `The request ${context ?? ''} ${first.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
   return `${noun} '${parent}' ${first.message ?? 'is invalid'}`;

@@ -44,9 +44,12 @@ export async function checkResponse(service: Service, method: string, url: strin
   const contentType = String(response.headers['content-type'] ?? '').split(';')[0]!;
   const operation = match ? document.paths[match.template][verb] : undefined;
   if (!operation) {
-    // Unknown paths and other methods answer problems that no operation documents; they still must be
-    // problems with the common headers.
-    if (!['404', '405'].includes(status)) throw new Error(`${where}: no operation documents this request`);
+    // Unknown paths and other methods answer problems that no operation documents (after admission, so
+    // 401 and 429 too); they still must be problems with the common headers.
+    if (!['401', '404', '405', '429'].includes(status)) throw new Error(`${where}: no operation documents this request`);
+    for (const header of ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining']) {
+      if (response.headers[header] === undefined) throw new Error(`${where}: header ${header} missing`);
+    }
     if (contentType !== 'application/problem+json') throw new Error(`${where}: expected a problem, got ${contentType}`);
     const validate = ajv.getSchema(`openapi#/components/schemas/Problem`)!;
     if (!validate(response.json())) throw new Error(`${where}: problem body invalid: ${ajv.errorsText(validate.errors)}`);

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../../domain/guides/guide-cursor.js'
 import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
 import { teamsReachedBy } from '../../domain/teams.js';
 import { invalidRequest, notFound } from '../problem.js';
-import { Uuid } from '../schemas/common.js';
+import { NoParameters, Uuid } from '../schemas/common.js';
 import { admittedKey } from './key-auth.js';
 import { presentGuide } from './presenters.js';
 import { GuidePage } from './schemas.js';
@@ -74,6 +74,7 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
           'A UUID-shaped `guideId` (any letter case) is read as an id, anything else as a permalink. On a plan without full API ' +
           'access `markdown_body` is a preview and `notice` says why; a locked guide is cut to its short cut. Needs `guides:read`.',
         tags: ['Guides'],
+        querystring: NoParameters,
         params: Type.Object({ guideId: Type.String({ description: 'The guide id or its permalink' }) }, { additionalProperties: false }),
         response: respond(200, 'The guide', Type.Object({ data: Type.Ref('Guide') }), ['not_found', 'scope_missing']),
       },

@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { ProblemError } from '../problem.js';
+import { shownName } from '../problem-handler.js';
 import type { RequestRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
@@ -85,7 +86,7 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
     const query = (request.query ?? {}) as Record<string, unknown>;
     const properties = (request.routeOptions.schema?.querystring as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
     for (const [name, value] of Object.entries(query)) {
-      if (Array.isArray(value)) throw new ProblemError('invalid_request', `Parameter '${name}' is given more than once`);
+      if (Array.isArray(value)) throw new ProblemError('invalid_request', `Parameter '${shownName(name)}' is given more than once`);
       if (properties[name]?.type === 'integer' && !/^\d{1,9}$/.test(String(value))) {
         throw new ProblemError('invalid_request', `Parameter '${name}' must be a whole number written in digits`);
       }

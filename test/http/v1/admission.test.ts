@@ -181,7 +181,7 @@ describe('error bodies and their reference (spec §7, decisions §4)', () => {
     const docs = await s.service.app.inject({ method: 'GET', url: '/docs' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/^text\/html/);
-    for (const code of [...SPEC_ERROR_CODES, 'method_not_allowed']) {
+    for (const code of [...SPEC_ERROR_CODES, 'method_not_allowed'] as const) {
       expect(docs.body, `entry for ${code}`).toMatch(new RegExp(`\\sid=["']error-${code}["']`));
       const section = docs.body.slice(docs.body.indexOf(`error-${code}`), docs.body.indexOf(`error-${code}`) + 400);
       expect(section, `entry for ${code} names its status`).toContain(String(STATUS[code]));
