@@ -4,7 +4,7 @@ import type { KeyHomeType, Plan, TeamsTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import type { DomainContext, Executor } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
-import { newId } from './ids.js';
+import { newId, normalizeId } from './ids.js';
 import { requireOrganization } from './organizations.js';
 import { foldCase } from './text-fold.js';
 
@@ -22,7 +22,8 @@ export interface Home {
   id: string;
 }
 
-export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<Team> {
+export async function createTeam(ctx: DomainContext, given: TeamInput): Promise<Team> {
+  const input = { ...given, organization_id: normalizeId(given.organization_id) };
   if (input.organization_id) {
     await requireOrganization(ctx.db, input.organization_id);
     if (input.plan !== undefined) throw new InvalidInputError('plan', "plan: a team in an organization takes the organization's plan");
@@ -51,7 +52,8 @@ export async function requireTeam(db: Executor, id: string): Promise<Team> {
   return team;
 }
 
-export async function updateTeam(ctx: DomainContext, id: string, input: TeamInput): Promise<Team> {
+export async function updateTeam(ctx: DomainContext, id: string, given: TeamInput): Promise<Team> {
+  const input = { ...given, organization_id: normalizeId(given.organization_id) };
   const team = await requireTeam(ctx.db, id);
   const organizationId = input.organization_id === undefined ? team.organization_id : input.organization_id;
   if (input.organization_id) await requireOrganization(ctx.db, input.organization_id);

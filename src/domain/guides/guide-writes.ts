@@ -4,7 +4,7 @@ import type { ProcessingState, PublishStatus, TeamRole } from '../../db/schema.j
 import { timestamp } from '../clock.js';
 import type { DomainContext, Executor } from '../context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
-import { newId } from '../ids.js';
+import { newId, normalizeId } from '../ids.js';
 import { requireTeam } from '../teams.js';
 import { foldCase } from '../text-fold.js';
 import { type ChangeColumn, CHANGE_COLUMNS, type GuideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
@@ -78,7 +78,12 @@ async function eventTarget(ctx: DomainContext, trx: Executor, teamId: string, at
   return { trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at };
 }
 
-export async function createGuide(ctx: DomainContext, input: NewGuide): Promise<GuideRow> {
+function normalizeIds<T extends GuideFields>(input: T): T {
+  return { ...input, owner_id: normalizeId(input.owner_id), folder_id: normalizeId(input.folder_id) };
+}
+
+export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<GuideRow> {
+  const input = normalizeIds({ ...given, team_id: given.team_id.toLowerCase() });
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
     const target = await eventTarget(ctx, trx, input.team_id, now);
@@ -162,7 +167,7 @@ function changedColumns(changes: GuideColumns): ChangeColumn[] {
 export async function updateGuide(ctx: DomainContext, id: string, input: GuideFields): Promise<GuideRow> {
   return ctx.db.transaction().execute(async (trx) => {
     const guide = await requireGuideRow(trx, id);
-    const changes = columnChanges(guide, input);
+    const changes = columnChanges(guide, normalizeIds(input));
     if (changes.owner_id !== undefined) await checkOwner(trx, changes.owner_id);
     if (changes.permalink !== undefined) await checkPermalinkFree(trx, changes.permalink, guide.id);
     if (Object.keys(changes).length === 0) return guide;

@@ -9,6 +9,7 @@ import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Guide, Member } from '../v1/schemas.js';
 import { adminAuthHook } from './admin-auth.js';
+import { strictBodyValidatorCompiler } from './body-validation.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
@@ -54,6 +55,9 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.addHook('onRequest', adminAuthHook(options.adminToken));
+  app.setValidatorCompiler(strictBodyValidatorCompiler());
+  // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
+  app.removeContentTypeParser('text/plain');
   const deps: AdminDeps = {
     ctx: options.ctx,
     respond: (status, description, success) => responses(status, description, success, { rateHeaders: false, errors: ADMIN_ERRORS }),

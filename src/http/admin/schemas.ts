@@ -57,6 +57,10 @@ export const TeamFields = Type.Object(
   { additionalProperties: false },
 );
 
+export const NewTeam = Type.Composite([Type.Pick(TeamFields, ['name']), Type.Partial(Type.Omit(TeamFields, ['name']))], {
+  additionalProperties: false,
+});
+
 export const User = Type.Object(
   { id: Uuid(), email: Type.String(), name: Nullable(Type.String()), avatar_url: Nullable(Type.String()), created_at: Timestamp() },
   { $id: 'AdminUser', additionalProperties: false },

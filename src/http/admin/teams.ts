@@ -6,7 +6,7 @@ import { createUser, requireUser } from '../../domain/users.js';
 import { Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentTeam, presentUser } from './presenters.js';
-import { IdParams, RoleSchema, TeamFields, UserFields } from './schemas.js';
+import { IdParams, NewTeam, RoleSchema, TeamFields, UserFields } from './schemas.js';
 import type { DomainContext } from '../../domain/context.js';
 
 const MemberParams = Type.Object({ team_id: Uuid(), user_id: Uuid() }, { additionalProperties: false });
@@ -25,7 +25,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
       schema: {
         operationId: 'createTeam',
         tags: ['Teams'],
-        body: Type.Partial(TeamFields, { additionalProperties: false }),
+        body: NewTeam,
         response: respond(201, 'The team', TeamAnswer),
       },
     },

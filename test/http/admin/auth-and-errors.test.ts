@@ -77,6 +77,32 @@ describe('admin bearer (decisions §7)', () => {
   });
 });
 
+describe('problem links (decisions §4, §7)', () => {
+  it("every management API problem's type links to an entry of the served reference that documents its code", async () => {
+    const { team } = await soloTeam(t);
+    const holder = await createGuide(t, team.id);
+    const answers = [
+      await t.adminRaw('GET', '/nope', undefined, 'wrong'),
+      await t.adminRaw('GET', `/guides/${UNKNOWN_ID}`),
+      await t.adminRaw('GET', '/guides/abc'),
+      await t.adminRaw('POST', '/guides', { team_id: team.id, permalink: holder.permalink }),
+      await rawAdmin(t, 'POST', '/organizations', JSON.stringify({ name: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' }),
+      await rawAdmin(t, 'POST', '/organizations', '<x/>', { 'content-type': 'application/xml' }),
+    ];
+    const codes = answers.map((answer) => answer.json().code);
+    expect(codes).toEqual(['invalid_key', 'not_found', 'invalid_request', 'conflict', 'payload_too_large', 'unsupported_media_type']);
+    const reference = await t.service.app.inject({ method: 'GET', url: '/docs' });
+    expect(reference.statusCode).toBe(200);
+    for (const answer of answers) {
+      const { type, code } = answer.json();
+      const url = new URL(type);
+      expect(url.pathname).toBe('/docs');
+      expect(reference.body).toContain(`id="${url.hash.slice(1)}"`);
+      expect(url.hash).toBe(`#error-${code}`);
+    }
+  });
+});
+
 describe('unknown paths (decisions §7)', () => {
   it('an unknown path under /admin/v1 is 404 not_found as a problem', async () => {
     for (const [method, path] of [

@@ -46,6 +46,8 @@ const REST_GUIDE_KEYS = [
 
 const FOLDER_A = '11111111-1111-4111-8111-111111111111';
 const FOLDER_B = '22222222-2222-4222-8222-222222222222';
+const FOLDER_HEX_A = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+const FOLDER_HEX_B = 'abcdef01-2345-4678-9abc-def012345678';
 
 async function newTeam(plan = 'growth') {
   return t.admin('POST', '/teams', { name: `Team ${Math.random()}`, plan });
@@ -169,20 +171,26 @@ describe('POST /guides', () => {
     expectNotFound(await t.adminRaw('POST', '/guides', { team_id: UNKNOWN_ID, title: 'x' }));
   });
 
-  it('stores ids given in upper case as lowercase ids (decisions §2): team_id, owner_id, folder_id', async () => {
+  it('takes team_id in any letter case and answers the lowercase id (decisions §2)', async () => {
+    const team = await newTeam();
+    const guide = await t.admin('POST', '/guides', { team_id: team.id.toUpperCase() });
+    expect(guide.team_id).toBe(team.id);
+  });
+
+  it('takes owner_id in any letter case as the same user (decisions §2: ids are lowercase UUIDs)', async () => {
     const team = await newTeam();
     const owner = await createUser(t, { name: 'Upper' });
-    const response = await t.adminRaw('POST', '/guides', {
-      team_id: team.id.toUpperCase(),
-      owner_id: owner.id.toUpperCase(),
-      folder_id: FOLDER_A.toUpperCase(),
-    });
+    const response = await t.adminRaw('POST', '/guides', { team_id: team.id, owner_id: owner.id.toUpperCase() });
     expect(response.statusCode, response.body).toBe(201);
-    const guide = response.json().data;
-    expect(guide.team_id).toBe(team.id);
-    expect(guide.owner_id).toBe(owner.id);
-    expect(guide.owner_name).toBe('Upper');
-    expect(guide.folder_id).toBe(FOLDER_A);
+    expect(response.json().data).toMatchObject({ owner_id: owner.id, owner_name: 'Upper' });
+  });
+
+  it('stores a folder_id given in upper case as a lowercase id (decisions §2: folder ids are lowercase UUIDs)', async () => {
+    const team = await newTeam();
+    const created = await t.admin('POST', '/guides', { team_id: team.id, folder_id: FOLDER_HEX_A.toUpperCase() });
+    expect(created.folder_id).toBe(FOLDER_HEX_A);
+    const patched = await t.admin('PATCH', `/guides/${created.id}`, { folder_id: FOLDER_HEX_B.toUpperCase() });
+    expect(patched.folder_id).toBe(FOLDER_HEX_B);
   });
 
   it('refuses an owner_id that names no user, naming owner_id', async () => {

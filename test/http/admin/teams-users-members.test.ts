@@ -49,19 +49,11 @@ describe('POST /teams', () => {
     expect(team).toMatchObject({ name: 'In org', organization_id: organization.id, plan: 'enterprise' });
   });
 
-  it('takes an organization_id in any letter case and answers it lowercase', async () => {
+  it('takes an organization_id in any letter case and answers it lowercase (decisions §2)', async () => {
     const organization = await newOrganization('starter');
     const team = await t.admin('POST', '/teams', { name: 'Upper', organization_id: organization.id.toUpperCase() });
     expect(team.organization_id).toBe(organization.id);
     expect(team.plan).toBe('starter');
-  });
-
-  it('PATCH takes an organization_id in any letter case: the team joins and answers it lowercase', async () => {
-    const organization = await newOrganization('growth');
-    const team = await t.admin('POST', '/teams', { name: 'Upper join' });
-    const response = await t.adminRaw('PATCH', `/teams/${team.id}`, { organization_id: organization.id.toUpperCase() });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().data).toMatchObject({ organization_id: organization.id, plan: 'growth' });
   });
 
   it('refuses plan together with organization_id: 400 naming plan (the plan belongs to the organization)', async () => {
@@ -119,6 +111,14 @@ describe('GET /teams/{id}', () => {
 });
 
 describe('PATCH /teams/{id}', () => {
+  it('takes an organization_id in any letter case: the team joins and answers it lowercase (decisions §2)', async () => {
+    const organization = await newOrganization('growth');
+    const team = await t.admin('POST', '/teams', { name: 'Upper join' });
+    const response = await t.adminRaw('PATCH', `/teams/${team.id}`, { organization_id: organization.id.toUpperCase() });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toMatchObject({ organization_id: organization.id, plan: 'growth' });
+  });
+
   it('changes name, brand_color and plan of a team without organization, each alone', async () => {
     const team = await t.admin('POST', '/teams', { name: 'Before', plan: 'free', brand_color: '#000000' });
     t.clock.advance(1000);
