@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createService, loggerOptions, type Service } from '../../src/service.js';
@@ -122,4 +123,22 @@ export async function soloTeam(t: TestService, plan = 'free', scopes: Scope[] = 
 
 export async function createGuide(t: TestService, teamId: string, fields: Record<string, unknown> = {}) {
   return t.admin('POST', '/guides', { team_id: teamId, title: 'A guide', ...fields });
+}
+
+/**
+ * The service of one test file: started before its tests, closed after them. The returned object
+ * stands for the running service, so tests write `t.get(…)` as if it were started already.
+ */
+export function useTestService(env: Record<string, string> = {}): TestService {
+  let current: TestService | undefined;
+  beforeAll(async () => {
+    current = await startTestService(env);
+  });
+  afterAll(() => current?.close());
+  return new Proxy({} as TestService, {
+    get(_target, property) {
+      if (!current) throw new Error('the test service is not started yet');
+      return current[property as keyof TestService];
+    },
+  });
 }

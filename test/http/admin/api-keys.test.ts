@@ -1,13 +1,14 @@
 // API keys through the management API (decisions §7, §2; spec §2.1, §5).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES, createKey, soloTeam, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  ALL_SCOPES,
+  createKey,
+  soloTeam,
+  useTestService,
+} from '../../support/service.js';
 import { expectInvalid, expectNotFound, expectProblem, LOWER_UUID, RFC3339_MS, UNKNOWN_ID } from './helpers.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 const ADMIN_KEY_KEYS = ['created_at', 'expires_at', 'home', 'id', 'last_used_at', 'name', 'scopes', 'secret_hint'];
 const DAY_MS = 86_400_000;

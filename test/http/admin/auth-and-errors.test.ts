@@ -1,7 +1,13 @@
 // The management API's admission and its refusals (decisions §7, §4): the admin bearer, problem bodies,
 // unknown paths, media types, body size, malformed path ids, unknown ids, and never a server fault.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, createGuide, createKey, soloTeam, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  createGuide,
+  createKey,
+  soloTeam,
+  useTestService,
+} from '../../support/service.js';
 import {
   createUser,
   expectInvalid,
@@ -11,11 +17,7 @@ import {
   UNKNOWN_ID,
 } from './helpers.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 describe('admin bearer (decisions §7)', () => {
   it('a request without Authorization is 401 invalid_key as a problem with request_id', async () => {

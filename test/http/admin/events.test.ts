@@ -1,8 +1,14 @@
 // The event outbox behind the management API's writes (decisions §6, §7; spec §6). The events table has no
 // HTTP read yet, so these tests read it, read-only, straight from the store. Coalescing of guide.updated is
 // not built yet and is not tested here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuide, createKey, PUBLIC_URL, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createGuide,
+  createKey,
+  PUBLIC_URL,
+  startTestService,
+  useTestService,
+} from '../../support/service.js';
 import {
   createUser,
   eventsSince,
@@ -16,11 +22,7 @@ import {
   UNKNOWN_ID,
 } from './helpers.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 const ENVELOPE_KEYS = ['created_at', 'data', 'id', 'organization_id', 'team_id', 'type'];
 const SUMMARY_KEYS = ['description', 'folder_id', 'id', 'language', 'permalink', 'team_id', 'title', 'updated_at', 'url'];

@@ -1,6 +1,13 @@
 // Guides through the management API (decisions §7, §2, §3; spec §2.3, §3.2).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuide, createKey, organizationWithTeams, soloTeam, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createGuide,
+  createKey,
+  organizationWithTeams,
+  soloTeam,
+  useTestService,
+} from '../../support/service.js';
+import { GUIDE_FIELDS } from '../../support/spec-fields.js';
 import {
   ANY_CASE_UUID,
   createUser,
@@ -13,36 +20,8 @@ import {
   UNKNOWN_ID,
 } from './helpers.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
-/** The fields of the REST Guide (spec §2.3), which the admin answer carries whole. */
-const REST_GUIDE_KEYS = [
-  'id',
-  'team_id',
-  'created_at',
-  'updated_at',
-  'title',
-  'description',
-  'owner_name',
-  'icon_url',
-  'permalink',
-  'publish_status',
-  'locked',
-  'language',
-  'text_direction',
-  'app_version',
-  'thumbnail_url',
-  'tags',
-  'folder_id',
-  'is_public',
-  'markdown_body',
-  'brand_color',
-  'notice',
-];
 
 const FOLDER_A = '11111111-1111-4111-8111-111111111111';
 const FOLDER_B = '22222222-2222-4222-8222-222222222222';
@@ -59,7 +38,7 @@ describe('POST /guides', () => {
     const response = await t.adminRaw('POST', '/guides', { team_id: team.id });
     expect(response.statusCode).toBe(201);
     const guide = response.json().data;
-    for (const key of [...REST_GUIDE_KEYS, 'processing_state']) expect(guide, key).toHaveProperty(key);
+    for (const key of [...GUIDE_FIELDS, 'processing_state']) expect(guide, key).toHaveProperty(key);
     expect(guide).toMatchObject({
       team_id: team.id,
       title: null,

@@ -1,6 +1,9 @@
 // Organizations and their admins through the management API (decisions §7, §3; spec §5 rule 6).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createKey,
+  useTestService,
+} from '../../support/service.js';
 import {
   createUser,
   expectInvalid,
@@ -11,11 +14,7 @@ import {
   UNKNOWN_ID,
 } from './helpers.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 const ORGANIZATION_KEYS = ['api_enabled', 'created_at', 'id', 'name', 'org_keys_only', 'plan', 'updated_at'];
 

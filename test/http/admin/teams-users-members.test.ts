@@ -1,6 +1,10 @@
 // Teams, users and team memberships through the management API (decisions §7, §3; spec §2.5).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, soloTeam, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createKey,
+  soloTeam,
+  useTestService,
+} from '../../support/service.js';
 import {
   createUser,
   expectConflict,
@@ -12,11 +16,7 @@ import {
   uniqueEmail,
 } from './helpers.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 const TEAM_KEYS = ['brand_color', 'created_at', 'id', 'name', 'organization_id', 'plan', 'updated_at'];
 const USER_KEYS = ['avatar_url', 'created_at', 'email', 'id', 'name'];

@@ -6,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeySecret, hashKeySecret } from '../../../src/domain/api-key-secret.js';
 import { checkResponse } from '../../support/openapi-conformance.js';
 import {
-  PUBLIC_URL,
   createGuide,
   createKey,
   organizationWithTeams,
+  PUBLIC_URL,
+  type Scope,
   soloTeam,
   startTestService,
-  type Scope,
   type TestService,
+  useTestService,
 } from '../../support/service.js';
 
 const DAY_MS = 86_400_000;
@@ -83,11 +84,7 @@ async function fromAddress(t: TestService, address: string, url: string, key?: s
 
 const randomUuid = () => crypto.randomUUID();
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 describe('error bodies and their reference (spec §7, decisions §4)', () => {
   let s: TestService;

@@ -3,47 +3,19 @@
 // t.get, so it is also checked against the OpenAPI document the service serves.
 import { type Node, Parser } from 'commonmark';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createGuide,
   createKey,
   organizationWithTeams,
   soloTeam,
   startTestService,
-  type TestService,
+  useTestService,
 } from '../../support/service.js';
+import { GUIDE_FIELDS } from '../../support/spec-fields.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
-const GUIDE_FIELDS = [
-  // The list item (spec §2.2) …
-  'id',
-  'team_id',
-  'created_at',
-  'updated_at',
-  'title',
-  'description',
-  'owner_name',
-  'icon_url',
-  'permalink',
-  'publish_status',
-  'locked',
-  // … plus the detail fields (spec §2.3).
-  'language',
-  'text_direction',
-  'app_version',
-  'thumbnail_url',
-  'tags',
-  'folder_id',
-  'is_public',
-  'markdown_body',
-  'brand_color',
-  'notice',
-].sort();
 
 interface Step {
   text: string;

@@ -2,38 +2,21 @@
 // order, how it pages, how it searches and how each item carries its `locked` flag. Every answer goes
 // through t.get, so it is also checked against the OpenAPI document the service serves.
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createGuide,
   createKey,
   organizationWithTeams,
   soloTeam,
-  startTestService,
-  type TestService,
+  useTestService,
 } from '../../support/service.js';
+import { LIST_ITEM_FIELDS } from '../../support/spec-fields.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const LIST_ITEM_FIELDS = [
-  'created_at',
-  'description',
-  'icon_url',
-  'id',
-  'locked',
-  'owner_name',
-  'permalink',
-  'publish_status',
-  'team_id',
-  'title',
-  'updated_at',
-];
 
 interface Item {
   id: string;

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuide, organizationWithTeams, startTestService, type TestService } from '../../support/service.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createGuide,
+  organizationWithTeams,
+  useTestService,
+} from '../../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useTestService();
 
 describe('smoke', () => {
   it('lists and reads a guide with an organization key', async () => {
