@@ -2,10 +2,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Store } from './database.js';
 import { initial } from './migrations/0001_initial.js';
+import { webhooks } from './migrations/0002_webhooks.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
     '0001_initial': initial(store.dialect),
+    '0002_webhooks': webhooks(store.dialect),
   };
 }
 

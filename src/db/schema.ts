@@ -117,6 +117,77 @@ export interface EventsTable {
   created_at: string;
 }
 
+export type EndpointStatus = 'active' | 'paused';
+export type PausedReason = 'gone' | 'failing';
+export type AttemptStatus = 'scheduled' | 'sending' | 'delivered' | 'failed' | 'missed';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  home_type: KeyHomeType;
+  home_id: string;
+  url: string;
+  description: string | null;
+  /** Space-separated event types the endpoint picked. */
+  events: string;
+  /** Needed in clear to sign deliveries; never logged, shown only on request. */
+  signing_key: string;
+  status: EndpointStatus;
+  paused_reason: PausedReason | null;
+  paused_at: string | null;
+  /** When the first attempt failed since the last success (or creation); null while healthy. */
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  seq: Generated<number>;
+  /** Sent as X-Service-Delivery: one id per attempt. */
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempt_number: number;
+  /** 1 when a failure schedules the next retry; manual resends are single attempts. */
+  auto_retry: Flag;
+  status: AttemptStatus;
+  due_at: string;
+  /** While `sending`: the lease; after it another worker may take the attempt over. */
+  claimed_until: string | null;
+  sent_at: string | null;
+  duration_ms: number | null;
+  /** JSON object of the request headers sent. */
+  request_headers: string | null;
+  response_status: number | null;
+  /** The first 4 KiB of the answer. */
+  response_body: string | null;
+  error: string | null;
+  /** When the retry that follows this failed attempt is due. */
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+export interface GuideUpdateWindowsTable {
+  guide_id: string;
+  team_id: string;
+  /** Space-separated changed columns so far. */
+  changed: string;
+  opened_at: string;
+  closes_at: string;
+}
+
+export interface MailOutboxTable {
+  seq: Generated<number>;
+  id: string;
+  /** JSON array of addresses. */
+  recipients: string;
+  subject: string;
+  text: string;
+  created_at: string;
+  sent_at: string | null;
+  send_error: string | null;
+  send_attempts: number;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   organizations: OrganizationsTable;
@@ -127,5 +198,9 @@ export interface Database {
   guides: GuidesTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_attempts: WebhookAttemptsTable;
+  guide_update_windows: GuideUpdateWindowsTable;
+  mail_outbox: MailOutboxTable;
 }
 

@@ -1,9 +1,10 @@
 // The one place where the management writes record the events they cause (spec §6, decisions §6). An
-// event is written in the transaction of the change that caused it, so it commits or rolls back with it;
-// delivery reads it from there.
-import type { Executor } from './context.js';
+// event and its first delivery attempt to every endpoint that picked it are written in the transaction
+// of the change that caused it, so they commit or roll back with it; the worker sends from there.
 import { timestamp } from './clock.js';
+import type { Executor } from './context.js';
 import { newId } from './ids.js';
+import { scheduleAttempt } from './outbox.js';
 
 export type EventType =
   | 'guide.created'
@@ -33,7 +34,10 @@ export interface EventInput {
   teamId: string;
   organizationId: string | null;
   data: Record<string, unknown>;
+  /** When the event is emitted: its created_at. */
   at: Date;
+  /** A ping goes to this endpoint only; other events to every endpoint of the team or organization. */
+  endpointId?: string;
 }
 
 export interface RecordedEvent {
@@ -65,5 +69,28 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<Rec
       created_at: envelope.created_at,
     })
     .execute();
+
+  let endpoints = trx.selectFrom('webhook_endpoints').select(['id', 'status', 'events']);
+  endpoints = input.endpointId
+    ? endpoints.where('id', '=', input.endpointId)
+    : endpoints.where((eb) =>
+        eb.or([
+          eb.and([eb('home_type', '=', 'team'), eb('home_id', '=', input.teamId)]),
+          ...(input.organizationId ? [eb.and([eb('home_type', '=', 'organization'), eb('home_id', '=', input.organizationId)])] : []),
+        ]),
+      );
+  const now = input.at;
+  for (const endpoint of await endpoints.orderBy('created_at').execute()) {
+    if (!input.endpointId && !endpoint.events.split(' ').includes(input.type)) continue;
+    await scheduleAttempt(trx, {
+      eventId: envelope.id,
+      endpointId: endpoint.id,
+      attemptNumber: 1,
+      autoRetry: true,
+      status: endpoint.status === 'paused' ? 'missed' : 'scheduled',
+      dueAt: now,
+      now,
+    });
+  }
   return envelope;
 }

@@ -1,7 +1,7 @@
 // Team membership: joining, changing role and leaving each record their event (spec §6.5).
 import type { TeamRole } from '../db/schema.js';
 import { timestamp } from './clock.js';
-import type { DomainContext, Executor } from './context.js';
+import { type DomainContext, type Executor, transact } from './context.js';
 import { NotFoundError } from './errors.js';
 import { type EventType, recordEvent } from './events.js';
 import { requireTeam } from './teams.js';
@@ -40,7 +40,7 @@ async function recordMemberEvent(trx: Executor, type: EventType, teamId: string,
 
 /** Adds the user to the team with the role, or changes the role; the same role again changes nothing. */
 export async function putMember(ctx: DomainContext, teamId: string, userId: string, role: TeamRole): Promise<Member> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const team = await requireTeam(trx, teamId);
     await requireUser(trx, userId);
     const now = ctx.clock.now();
@@ -63,7 +63,7 @@ export async function putMember(ctx: DomainContext, teamId: string, userId: stri
 }
 
 export async function removeMember(ctx: DomainContext, teamId: string, userId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const team = await requireTeam(trx, teamId);
     const member = await requireMember(trx, teamId, userId);
     await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();

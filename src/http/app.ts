@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
+import type { EndpointPolicy } from '../webhooks/endpoints.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
 import { ProblemError } from './problem.js';
@@ -19,6 +20,7 @@ export interface AppOptions {
   adminToken: string;
   rateLimit: RequestRateLimit;
   logger: FastifyServerOptions['logger'];
+  endpointPolicy: EndpointPolicy;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -61,7 +63,13 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
 
   const v1Document: OpenApiSource = {};
   await app.register(v1Plugin, { prefix: '/v1', ctx: options.ctx, rateLimit: options.rateLimit, publicUrl, document: v1Document });
-  await app.register(adminPlugin, { prefix: '/admin/v1', ctx: options.ctx, adminToken: options.adminToken, publicUrl });
+  await app.register(adminPlugin, {
+    prefix: '/admin/v1',
+    ctx: options.ctx,
+    adminToken: options.adminToken,
+    publicUrl,
+    endpointPolicy: options.endpointPolicy,
+  });
   await app.register(docsPlugin, { document: v1Document, publicUrl });
   return app;
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createService, loggerOptions, type Service } from '../../src/service.js';
+import type { Resolver } from '../../src/webhooks/network-guard.js';
 import { checkResponse } from './openapi-conformance.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -36,7 +37,16 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  /** Collects the service's log lines (JSON, level info and up). */
+  logLines?: string[];
+  /** Name resolution for outbound deliveries. */
+  resolver?: Resolver;
+  /** Jitter source for retry delays. */
+  random?: () => number;
+}
+
+export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const clock = new TestClock();
   const config = loadConfig({
     DATABASE_URL: 'file::memory:',
@@ -50,7 +60,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const logger = options.logLines
     ? { ...(loggerOptions(config) as object), level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } }
     : undefined;
-  const service = await createService(config, { clock, logger });
+  const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random });
 
   const request = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
     const response = await service.app.inject({

@@ -6,7 +6,7 @@ import type { DomainContext, Executor } from '../context.js';
 import { isUuidShaped } from '../ids.js';
 import { planRules } from '../plans.js';
 import { teamPlans } from '../teams.js';
-import type { GuidePosition } from './guide-cursor.js';
+import type { KeysetPosition } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
 import { titleSearch } from './title-search.js';
@@ -29,13 +29,13 @@ export interface GuidePageQuery {
   teamIds: readonly string[];
   q: string | undefined;
   limit: number;
-  after: GuidePosition | null;
+  after: KeysetPosition | null;
 }
 
 export interface GuidePage {
   items: GuideListItem[];
   /** Where the next page starts, or null on the last page. */
-  next: GuidePosition | null;
+  next: KeysetPosition | null;
 }
 
 // Up to this many teams, each team's newest guides are read from its own index range and merged, so a
@@ -103,8 +103,8 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
  * created_at then id, processing ones not counted, the first N are unlocked (decisions §3). A team
  * with no entry, or with a null one, has nothing locked.
  */
-export async function lockCutoffs(db: Executor, plans: Map<string, Plan>): Promise<Map<string, GuidePosition | null>> {
-  const cutoffs = new Map<string, GuidePosition | null>();
+export async function lockCutoffs(db: Executor, plans: Map<string, Plan>): Promise<Map<string, KeysetPosition | null>> {
+  const cutoffs = new Map<string, KeysetPosition | null>();
   for (const [teamId, plan] of plans) {
     const limit = planRules(plan).guideLimit;
     if (limit === null) continue;
@@ -123,7 +123,7 @@ export async function lockCutoffs(db: Executor, plans: Map<string, Plan>): Promi
   return cutoffs;
 }
 
-export function isLocked(cutoffs: Map<string, GuidePosition | null>, guide: { team_id: string; created_at: string; id: string }): boolean {
+export function isLocked(cutoffs: Map<string, KeysetPosition | null>, guide: { team_id: string; created_at: string; id: string }): boolean {
   const cutoff = cutoffs.get(guide.team_id);
   if (!cutoff) return false;
   return guide.created_at > cutoff.createdAt || (guide.created_at === cutoff.createdAt && guide.id > cutoff.id);

@@ -2,13 +2,14 @@
 // §6.3, §6.4; decisions §6).
 import type { ProcessingState, PublishStatus, TeamRole } from '../../db/schema.js';
 import { timestamp } from '../clock.js';
-import type { DomainContext, Executor } from '../context.js';
+import { type DomainContext, type Executor, transact } from '../context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import { newId, normalizeId } from '../ids.js';
 import { requireTeam } from '../teams.js';
 import { foldCase } from '../text-fold.js';
 import { type ChangeColumn, CHANGE_COLUMNS, type GuideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
 import { type GuideRow, type GuideStep, textDirectionOf } from './guide-record.js';
+import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
 
 export interface GuideStepInput {
@@ -84,7 +85,7 @@ function normalizeIds<T extends GuideFields>(input: T): T {
 
 export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<GuideRow> {
   const input = normalizeIds({ ...given, team_id: given.team_id.toLowerCase() });
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const now = ctx.clock.now();
     const target = await eventTarget(ctx, trx, input.team_id, now);
     await checkOwner(trx, input.owner_id);
@@ -165,7 +166,7 @@ function changedColumns(changes: GuideColumns): ChangeColumn[] {
 }
 
 export async function updateGuide(ctx: DomainContext, id: string, input: GuideFields): Promise<GuideRow> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
     const changes = columnChanges(guide, normalizeIds(input));
     if (changes.owner_id !== undefined) await checkOwner(trx, changes.owner_id);
@@ -179,14 +180,14 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
       .execute();
     const updated = await requireGuideRow(trx, id);
     const changed = changedColumns(changes);
-    if (changed.length > 0) await recordGuideEvent(await eventTarget(ctx, trx, guide.team_id, now), 'guide.updated', updated, changed);
+    if (changed.length > 0) await noteGuideUpdate(ctx, trx, updated, changed, now);
     return updated;
   });
 }
 
 /** Ends the processing of a recording or import: ready with its steps, or failed (the guide remains). */
 export async function settleProcessing(ctx: DomainContext, id: string, outcome: 'finished' | 'failed', error: string | null): Promise<GuideRow> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
     if (guide.processing_state !== 'processing') throw new ConflictError('The guide is not processing');
     if (outcome === 'finished' && guide.step_count === 0) throw new ConflictError('The guide has no steps, so processing cannot finish');
@@ -205,11 +206,12 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
 
 /** Moves a guide to another team: the old team hears guide.deleted, the new one guide.created. */
 export async function moveGuide(ctx: DomainContext, id: string, teamId: string): Promise<GuideRow> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
     await requireTeam(trx, teamId);
     if (guide.team_id === teamId) return guide;
     const now = ctx.clock.now();
+    await flushGuideUpdate(ctx, trx, guide.id, now);
     await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, now), guide);
     // Folders belong to a team, so a moved guide leaves its folder.
     await trx
@@ -224,9 +226,11 @@ export async function moveGuide(ctx: DomainContext, id: string, teamId: string):
 }
 
 export async function deleteGuide(ctx: DomainContext, id: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
+    const now = ctx.clock.now();
+    await flushGuideUpdate(ctx, trx, guide.id, now);
     await trx.deleteFrom('guides').where('id', '=', id).execute();
-    await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, ctx.clock.now()), guide);
+    await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, now), guide);
   });
 }

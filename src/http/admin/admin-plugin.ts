@@ -2,6 +2,7 @@
 import fastifySwagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
+import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { ProblemError } from '../problem.js';
 import { Problem } from '../schemas/common.js';
@@ -14,7 +15,11 @@ import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
 import { AdminGuide, ApiKey, Organization, Team, User } from './schemas.js';
+import { Attempt, Endpoint, MailEntry } from './webhook-schemas.js';
 import { registerTeams } from './teams.js';
+import { registerDeliveries } from './deliveries.js';
+import { registerMail } from './mail.js';
+import { registerWebhookEndpoints } from './webhook-endpoints.js';
 
 const ADMIN_ERRORS: readonly ErrorCode[] = [
   'invalid_request',
@@ -28,6 +33,7 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
 
 export interface AdminDeps {
   ctx: DomainContext;
+  endpointPolicy: EndpointPolicy;
   respond: (status: number, description: string, success: TSchema | null) => ReturnType<typeof responses>;
 }
 
@@ -35,12 +41,15 @@ export type AdminRoutes = (app: TypeBoxApp, deps: AdminDeps) => void;
 
 export interface AdminOptions {
   ctx: DomainContext;
+  endpointPolicy: EndpointPolicy;
   adminToken: string;
   publicUrl: string;
 }
 
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
-  for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, ApiKey]) app.addSchema(schema);
+  for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, ApiKey, Endpoint, Attempt, MailEntry]) {
+    app.addSchema(schema);
+  }
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -60,9 +69,12 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.removeContentTypeParser('text/plain');
   const deps: AdminDeps = {
     ctx: options.ctx,
+    endpointPolicy: options.endpointPolicy,
     respond: (status, description, success) => responses(status, description, success, { rateHeaders: false, errors: ADMIN_ERRORS }),
   };
-  for (const register of [registerOrganizations, registerTeams, registerGuides, registerApiKeys]) register(app, deps);
+  for (const register of [registerOrganizations, registerTeams, registerGuides, registerApiKeys, registerWebhookEndpoints, registerDeliveries, registerMail]) {
+    register(app, deps);
+  }
 
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path in the management API');

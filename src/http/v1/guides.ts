@@ -1,7 +1,7 @@
 // GET /guides and GET /guides/{guideId} (spec §4.2, §4.3).
 import { Type } from '@sinclair/typebox';
 import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
-import { decodeCursor, encodeCursor } from '../../domain/guides/guide-cursor.js';
+import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
 import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
 import { teamsReachedBy } from '../../domain/teams.js';
 import { invalidRequest, notFound } from '../problem.js';

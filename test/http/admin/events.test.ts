@@ -22,7 +22,8 @@ import {
   UNKNOWN_ID,
 } from './helpers.js';
 
-const t = useTestService();
+// Coalescing of guide.updated is tested on its own; here every edit is its own event.
+const t = useTestService({ WEBHOOK_COALESCE_MS: '0' });
 
 const ENVELOPE_KEYS = ['created_at', 'data', 'id', 'organization_id', 'team_id', 'type'];
 const SUMMARY_KEYS = ['description', 'folder_id', 'id', 'language', 'permalink', 'team_id', 'title', 'updated_at', 'url'];

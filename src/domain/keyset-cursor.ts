@@ -1,10 +1,10 @@
-// Keyset cursors for the guide list (decisions §4): the position (created_at, id) of the last guide of
-// a page, signed together with the key and the filters it came from, so that an altered cursor or one
-// reused with other filters or another key is refused rather than silently giving a wrong page.
+// Keyset cursors (decisions §4): the position (created_at, id) of the last row of a page (a guide, or a
+// delivery attempt), signed together with its holder and the filters it came from, so that an altered
+// cursor, or one reused with other filters or by another key, is refused rather than giving a wrong page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isUuidShaped } from '../ids.js';
+import { isUuidShaped } from './ids.js';
 
-export interface GuidePosition {
+export interface KeysetPosition {
   createdAt: string;
   id: string;
 }
@@ -24,13 +24,13 @@ function mac(secret: Buffer, binding: CursorBinding, payload: string): Buffer {
   return hmac.digest().subarray(0, MAC_BYTES);
 }
 
-export function encodeCursor(secret: Buffer, binding: CursorBinding, position: GuidePosition): string {
+export function encodeCursor(secret: Buffer, binding: CursorBinding, position: KeysetPosition): string {
   const payload = `${position.createdAt}|${position.id}`;
   return `${Buffer.from(payload).toString('base64url')}.${mac(secret, binding, payload).toString('base64url')}`;
 }
 
 /** The position a cursor names, or null when it does not decode, was altered or belongs elsewhere. */
-export function decodeCursor(secret: Buffer, binding: CursorBinding, cursor: string): GuidePosition | null {
+export function decodeCursor(secret: Buffer, binding: CursorBinding, cursor: string): KeysetPosition | null {
   const match = /^([A-Za-z0-9_-]{1,128})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
   if (!match) return null;
   const payload = Buffer.from(match[1]!, 'base64url').toString('utf8');

@@ -3,7 +3,7 @@
 // refused (the route turns the refusal, null here, into 400 invalid_request naming `cursor`).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type CursorBinding, type GuidePosition, decodeCursor, encodeCursor } from '../../src/domain/guides/guide-cursor.js';
+import { type CursorBinding, type KeysetPosition, decodeCursor, encodeCursor } from '../../src/domain/keyset-cursor.js';
 
 const SECRET = Buffer.from('0123456789abcdef0123456789abcdef');
 const OTHER_SECRET = Buffer.from('fedcba9876543210fedcba9876543210');
@@ -12,12 +12,12 @@ const OTHER_TEAM = '9b2e4d7a-1c3f-4e6b-8d2a-7c5e9f0b1a23';
 const KEY = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
 const OTHER_KEY = 'd4c3b2a1-6f5e-4b7a-9d8c-5c4b3a2f1e0d';
 
-const POSITION: GuidePosition = { createdAt: '2026-11-21T09:30:00.000Z', id: '0d9f8e7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f' };
+const POSITION: KeysetPosition = { createdAt: '2026-11-21T09:30:00.000Z', id: '0d9f8e7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f' };
 const BINDING: CursorBinding = { holder: KEY, filters: [TEAM, 'invoice'] };
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-function cursor(binding: CursorBinding = BINDING, position: GuidePosition = POSITION): string {
+function cursor(binding: CursorBinding = BINDING, position: KeysetPosition = POSITION): string {
   return encodeCursor(SECRET, binding, position);
 }
 

@@ -1,0 +1,73 @@
+// Coalescing of guide.updated (spec §6.1, decisions §6): edits to one guide within WEBHOOK_COALESCE_MS
+// of the first edit form one event whose `changed` is their union in spec order and whose summary is
+// the guide as it is when the window closes. Open windows are rows, so they survive restarts and any
+// worker can close them; closing deletes the row first, so a window is emitted once.
+import { timestamp } from '../clock.js';
+import { type DomainContext, type Executor, transact } from '../context.js';
+import { requireTeam } from '../teams.js';
+import { type ChangeColumn, CHANGE_COLUMNS, recordGuideEvent } from './guide-events.js';
+import type { GuideRow } from './guide-record.js';
+
+/** Records an edit: at once when coalescing is off, otherwise into the guide's open window. */
+export async function noteGuideUpdate(ctx: DomainContext, trx: Executor, guide: GuideRow, changed: readonly ChangeColumn[], now: Date): Promise<void> {
+  if (ctx.settings.coalesceMs === 0) {
+    const team = await requireTeam(trx, guide.team_id);
+    await recordGuideEvent({ trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at: now }, 'guide.updated', guide, changed);
+    return;
+  }
+  const open = await trx.selectFrom('guide_update_windows').select('changed').where('guide_id', '=', guide.id).executeTakeFirst();
+  if (open) {
+    const union = new Set([...open.changed.split(' '), ...changed]);
+    await trx
+      .updateTable('guide_update_windows')
+      .set({ changed: CHANGE_COLUMNS.filter((column) => union.has(column)).join(' ') })
+      .where('guide_id', '=', guide.id)
+      .execute();
+    return;
+  }
+  await trx
+    .insertInto('guide_update_windows')
+    .values({
+      guide_id: guide.id,
+      team_id: guide.team_id,
+      changed: changed.join(' '),
+      opened_at: timestamp(now),
+      closes_at: timestamp(new Date(now.getTime() + ctx.settings.coalesceMs)),
+    })
+    .execute();
+}
+
+/**
+ * Emits the guide's open window now, if it has one: when it closes (`at` is its closing time), and
+ * before a delete or a move, so that guide.updated comes before guide.deleted.
+ */
+export async function flushGuideUpdate(ctx: DomainContext, trx: Executor, guideId: string, at: Date): Promise<void> {
+  const window = await trx.deleteFrom('guide_update_windows').where('guide_id', '=', guideId).returningAll().executeTakeFirst();
+  if (!window) return;
+  const guide = await trx.selectFrom('guides').selectAll().where('id', '=', guideId).executeTakeFirst();
+  if (!guide) return;
+  const team = await requireTeam(trx, guide.team_id);
+  const changed = window.changed.split(' ') as ChangeColumn[];
+  await recordGuideEvent({ trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at }, 'guide.updated', guide, changed);
+}
+
+/** Emits every window that has closed by `now`; returns how many. */
+export async function closeDueWindows(ctx: DomainContext, now: Date): Promise<number> {
+  const due = await ctx.db
+    .selectFrom('guide_update_windows')
+    .select(['guide_id', 'closes_at'])
+    .where('closes_at', '<=', timestamp(now))
+    .orderBy('closes_at')
+    .limit(500)
+    .execute();
+  for (const window of due) {
+    await transact(ctx, (trx) => flushGuideUpdate(ctx, trx, window.guide_id, new Date(window.closes_at)));
+  }
+  return due.length;
+}
+
+/** When the next open window closes, or null when none is open. */
+export async function nextWindowClose(db: Executor): Promise<Date | null> {
+  const row = await db.selectFrom('guide_update_windows').select((eb) => eb.fn.min('closes_at').as('next')).executeTakeFirst();
+  return row?.next ? new Date(row.next) : null;
+}

@@ -1,0 +1,59 @@
+// The Deliveries list and resend (decisions §6, §7).
+import { Type } from '@sinclair/typebox';
+import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
+import { attemptPage, resendAttempt } from '../../webhooks/deliveries.js';
+import { invalidRequest } from '../problem.js';
+import { Nullable, StringEnum } from '../schemas/common.js';
+import type { AdminRoutes } from './admin-plugin.js';
+import { IdParams } from './schemas.js';
+import { ATTEMPT_STATUSES } from './webhook-schemas.js';
+
+export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
+  app.get(
+    '/webhook-endpoints/:id/deliveries',
+    {
+      schema: {
+        operationId: 'listDeliveries',
+        description: "Every attempt to the endpoint, newest first, in keyset pages like GET /v1/guides; `status` filters.",
+        tags: ['Deliveries'],
+        params: IdParams,
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+            cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+            status: Type.Optional(StringEnum(ATTEMPT_STATUSES)),
+          },
+          { additionalProperties: false },
+        ),
+        response: respond(
+          200,
+          'A page of attempts',
+          Type.Object({ data: Type.Array(Type.Ref('AdminDeliveryAttempt')), next_cursor: Nullable(Type.String()) }),
+        ),
+      },
+    },
+    async (request) => {
+      const endpointId = request.params.id.toLowerCase();
+      const { cursor, status } = request.query;
+      const binding = { holder: 'admin', filters: [endpointId, status] };
+      const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
+      if (cursor !== undefined && after === null) throw invalidRequest("Parameter 'cursor' is not a cursor of this list");
+      const page = await attemptPage(ctx, { endpointId, status, limit: request.query.limit ?? 50, after });
+      return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+    },
+  );
+
+  app.post(
+    '/deliveries/:id/resend',
+    {
+      schema: {
+        operationId: 'resendDelivery',
+        description: 'Sends the attempt\'s event to its endpoint again as a new attempt (a new delivery id). 409 while the endpoint is paused.',
+        tags: ['Deliveries'],
+        params: IdParams,
+        response: respond(202, 'The new attempt', Type.Object({ data: Type.Ref('AdminDeliveryAttempt') })),
+      },
+    },
+    async (request, reply) => reply.code(202).send({ data: await resendAttempt(ctx, request.params.id.toLowerCase()) }),
+  );
+};

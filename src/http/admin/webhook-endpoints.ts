@@ -1,0 +1,137 @@
+// Webhook endpoints (decisions §7): create (with a ping), list, read, change, delete, reveal and rotate
+// the signing key, resume, and ping on demand.
+import { Type } from '@sinclair/typebox';
+import { createEndpoint, deleteEndpoint, type Endpoint, listEndpoints, pingEndpoint, requireEndpoint, rotateSigningKey, updateEndpoint } from '../../webhooks/endpoints.js';
+import { resumeEndpoint } from '../../webhooks/pausing.js';
+import type { AdminRoutes } from './admin-plugin.js';
+import { HomeQuery, IdParams } from './schemas.js';
+import { EndpointChanges, NewEndpoint } from './webhook-schemas.js';
+
+const EndpointAnswer = Type.Object({ data: Type.Ref('AdminWebhookEndpoint') });
+const SigningKeyAnswer = Type.Object({ data: Type.Object({ signing_key: Type.String() }, { additionalProperties: false }) });
+const TAGS = ['Webhook endpoints'];
+
+function presentEndpoint(endpoint: Endpoint) {
+  return {
+    id: endpoint.id,
+    home: { type: endpoint.home_type, id: endpoint.home_id },
+    url: endpoint.url,
+    events: endpoint.events === '' ? [] : endpoint.events.split(' '),
+    description: endpoint.description,
+    status: endpoint.status,
+    paused_reason: endpoint.paused_reason,
+    paused_at: endpoint.paused_at,
+    created_at: endpoint.created_at,
+    updated_at: endpoint.updated_at,
+  };
+}
+
+export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy, respond }) => {
+  app.post(
+    '/webhook-endpoints',
+    {
+      schema: {
+        operationId: 'createWebhookEndpoint',
+        description: 'Registers an endpoint for a team or an organization; a ping is sent to it.',
+        tags: TAGS,
+        body: NewEndpoint,
+        response: respond(201, 'The endpoint', EndpointAnswer),
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: presentEndpoint(await createEndpoint(ctx, endpointPolicy, request.body)) }),
+  );
+
+  app.get(
+    '/webhook-endpoints',
+    {
+      schema: {
+        operationId: 'listWebhookEndpoints',
+        tags: TAGS,
+        querystring: HomeQuery,
+        response: respond(200, 'The endpoints', Type.Object({ data: Type.Array(Type.Ref('AdminWebhookEndpoint')) })),
+      },
+    },
+    async (request) => ({ data: (await listEndpoints(ctx, { type: request.query.home_type, id: request.query.home_id })).map(presentEndpoint) }),
+  );
+
+  app.get(
+    '/webhook-endpoints/:id',
+    { schema: { operationId: 'getWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
+    async (request) => ({ data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id.toLowerCase())) }),
+  );
+
+  app.patch(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        operationId: 'updateWebhookEndpoint',
+        tags: TAGS,
+        params: IdParams,
+        body: EndpointChanges,
+        response: respond(200, 'The endpoint', EndpointAnswer),
+      },
+    },
+    async (request) => ({ data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id.toLowerCase(), request.body)) }),
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    { schema: { operationId: 'deleteWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(204, 'Deleted', null) } },
+    async (request, reply) => {
+      await deleteEndpoint(ctx, request.params.id.toLowerCase());
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints/:id/signing-key',
+    {
+      schema: {
+        operationId: 'revealSigningKey',
+        description: 'The key that signs deliveries to this endpoint.',
+        tags: TAGS,
+        params: IdParams,
+        response: respond(200, 'The signing key', SigningKeyAnswer),
+      },
+    },
+    async (request) => ({ data: { signing_key: (await requireEndpoint(ctx.db, request.params.id.toLowerCase())).signing_key } }),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/signing-key/rotate',
+    {
+      schema: {
+        operationId: 'rotateSigningKey',
+        description: 'Replaces the signing key; the old one stops at once. Deliveries that fail during the switch are retried.',
+        tags: TAGS,
+        params: IdParams,
+        response: respond(200, 'The new signing key', SigningKeyAnswer),
+      },
+    },
+    async (request) => ({ data: { signing_key: await rotateSigningKey(ctx, request.params.id.toLowerCase()) } }),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/resume',
+    {
+      schema: {
+        operationId: 'resumeWebhookEndpoint',
+        description: 'Makes a paused endpoint active; with `redeliver_missed` every missed delivery is sent again, oldest first.',
+        tags: TAGS,
+        params: IdParams,
+        body: Type.Object({ redeliver_missed: Type.Boolean() }, { additionalProperties: false }),
+        response: respond(200, 'The endpoint', EndpointAnswer),
+      },
+    },
+    async (request) => ({ data: presentEndpoint(await resumeEndpoint(ctx, request.params.id.toLowerCase(), request.body.redeliver_missed)) }),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/ping',
+    { schema: { operationId: 'pingWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
+    async (request, reply) => {
+      await pingEndpoint(ctx, request.params.id.toLowerCase());
+      return reply.code(202).send();
+    },
+  );
+};

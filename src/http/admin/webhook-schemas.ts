@@ -1,0 +1,77 @@
+// Bodies and answers of the webhook part of the management API (decisions §6, §7).
+import { Type } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../../domain/events.js';
+import { SUBSCRIBABLE_EVENTS } from '../../webhooks/endpoints.js';
+import { Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
+import { Home, WebUrl } from './schemas.js';
+
+const EventPick = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), {
+  minItems: 1,
+  maxItems: SUBSCRIBABLE_EVENTS.length,
+  uniqueItems: true,
+  description: 'The events the endpoint receives; ping goes to every endpoint',
+});
+
+export const ATTEMPT_STATUSES = ['scheduled', 'sending', 'delivered', 'failed', 'missed'] as const;
+
+export const Endpoint = Type.Object(
+  {
+    id: Uuid(),
+    home: Home,
+    url: Type.String(),
+    events: Type.Array(StringEnum(SUBSCRIBABLE_EVENTS)),
+    description: Nullable(Type.String()),
+    status: StringEnum(['active', 'paused'] as const),
+    paused_reason: Nullable(
+      StringEnum(['gone', 'failing'] as const, { description: '`gone`: the receiver answered 410; `failing`: nothing but failures for WEBHOOK_PAUSE_AFTER_MS' }),
+    ),
+    paused_at: Nullable(Timestamp()),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'AdminWebhookEndpoint', additionalProperties: false },
+);
+
+export const NewEndpoint = Type.Object(
+  { home: Home, url: WebUrl(), events: EventPick, description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  { additionalProperties: false },
+);
+
+export const EndpointChanges = Type.Object(
+  { url: Type.Optional(WebUrl()), events: Type.Optional(EventPick), description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  { additionalProperties: false },
+);
+
+export const Attempt = Type.Object(
+  {
+    id: Uuid({ description: 'The delivery id: X-Service-Delivery of this attempt' }),
+    endpoint_id: Uuid(),
+    event_id: Uuid(),
+    event_type: StringEnum(EVENT_TYPES),
+    attempt_number: Type.Integer({ minimum: 1 }),
+    status: StringEnum(ATTEMPT_STATUSES),
+    request_headers: Nullable(Type.Object({}, { additionalProperties: Type.String(), description: 'Null until the attempt is sent' })),
+    request_body: Type.String({ description: 'The exact body bytes, the same for every attempt of the event' }),
+    response_status: Nullable(Type.Integer()),
+    response_body: Nullable(Type.String({ description: 'The first 4 KiB of the answer' })),
+    error: Nullable(Type.String()),
+    duration_ms: Nullable(Type.Integer()),
+    created_at: Timestamp(),
+    sent_at: Nullable(Timestamp()),
+    due_at: Timestamp({ description: 'When the attempt is (or was) due to be sent' }),
+    next_attempt_at: Nullable(Timestamp({ description: 'When the retry that follows this failed attempt is due' })),
+  },
+  { $id: 'AdminDeliveryAttempt', additionalProperties: false },
+);
+
+export const MailEntry = Type.Object(
+  {
+    id: Uuid(),
+    to: Type.Array(Type.String()),
+    subject: Type.String(),
+    text: Type.String(),
+    created_at: Timestamp(),
+    sent_at: Nullable(Timestamp({ description: 'When SMTP took it; null without SMTP_URL' })),
+  },
+  { $id: 'AdminMail', additionalProperties: false },
+);

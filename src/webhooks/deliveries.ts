@@ -1,0 +1,113 @@
+// The Deliveries list of an endpoint (decisions §6): every attempt, newest first, with its request,
+// answer, error, duration and when the next attempt is due; and sending any attempt again as a new one.
+import { type SqlBool, sql } from 'kysely';
+import type { AttemptStatus } from '../db/schema.js';
+import { type DomainContext, transact } from '../domain/context.js';
+import { ConflictError, NotFoundError } from '../domain/errors.js';
+import type { KeysetPosition } from '../domain/keyset-cursor.js';
+import { scheduleAttempt } from '../domain/outbox.js';
+import { requireEndpoint } from './endpoints.js';
+
+export interface AttemptView {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_number: number;
+  status: AttemptStatus;
+  request_headers: Record<string, string> | null;
+  request_body: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  created_at: string;
+  sent_at: string | null;
+  due_at: string;
+  next_attempt_at: string | null;
+}
+
+const ATTEMPT_COLUMNS = [
+  'a.id',
+  'a.endpoint_id',
+  'a.event_id',
+  'e.type as event_type',
+  'a.attempt_number',
+  'a.status',
+  'a.request_headers',
+  'e.payload as request_body',
+  'a.response_status',
+  'a.response_body',
+  'a.error',
+  'a.duration_ms',
+  'a.created_at',
+  'a.sent_at',
+  'a.due_at',
+  'a.next_attempt_at',
+] as const;
+
+type AttemptRow = Omit<AttemptView, 'request_headers'> & { request_headers: string | null };
+
+function view(row: AttemptRow): AttemptView {
+  return { ...row, request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>) };
+}
+
+export interface AttemptPageQuery {
+  endpointId: string;
+  status: AttemptStatus | undefined;
+  limit: number;
+  after: KeysetPosition | null;
+}
+
+export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): Promise<{ items: AttemptView[]; next: KeysetPosition | null }> {
+  await requireEndpoint(ctx.db, query.endpointId);
+  let select = ctx.db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .select(ATTEMPT_COLUMNS)
+    .where('a.endpoint_id', '=', query.endpointId);
+  if (query.status) select = select.where('a.status', '=', query.status);
+  if (query.after) select = select.where(sql<SqlBool>`(a.created_at, a.id) < (${query.after.createdAt}, ${query.after.id})`);
+  const rows = await select.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(query.limit + 1).execute();
+  const page = rows.slice(0, query.limit).map(view);
+  const last = page[page.length - 1];
+  return { items: page, next: rows.length > query.limit && last ? { createdAt: last.created_at, id: last.id } : null };
+}
+
+export async function requireAttempt(ctx: DomainContext, id: string): Promise<AttemptView> {
+  const row = await ctx.db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .select(ATTEMPT_COLUMNS)
+    .where('a.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('Delivery');
+  return view(row);
+}
+
+/** Sends an attempt's event to its endpoint again, as a new attempt with a new delivery id. */
+export async function resendAttempt(ctx: DomainContext, id: string): Promise<AttemptView> {
+  const newId = await transact(ctx, async (trx) => {
+    const attempt = await trx.selectFrom('webhook_attempts').select(['event_id', 'endpoint_id']).where('id', '=', id).executeTakeFirst();
+    if (!attempt) throw new NotFoundError('Delivery');
+    const endpoint = await requireEndpoint(trx, attempt.endpoint_id);
+    if (endpoint.status === 'paused') throw new ConflictError('The endpoint is paused; resume it to send deliveries again');
+    const latest = await trx
+      .selectFrom('webhook_attempts')
+      .select((eb) => eb.fn.max('attempt_number').as('n'))
+      .where('event_id', '=', attempt.event_id)
+      .where('endpoint_id', '=', attempt.endpoint_id)
+      .executeTakeFirstOrThrow();
+    const now = ctx.clock.now();
+    return scheduleAttempt(trx, {
+      eventId: attempt.event_id,
+      endpointId: attempt.endpoint_id,
+      attemptNumber: Number(latest.n ?? 0) + 1,
+      autoRetry: false,
+      status: 'scheduled',
+      dueAt: now,
+      now,
+    });
+  });
+  return requireAttempt(ctx, newId);
+}

@@ -1,0 +1,152 @@
+// Webhook endpoints (decisions §6, §7): registered for a team or an organization with the events they
+// pick; a ping is sent when one is created and whenever an admin asks; the signing key is shown on
+// request and rotated at once.
+import type { WebhookEndpointsTable } from '../db/schema.js';
+import { timestamp } from '../domain/clock.js';
+import { type DomainContext, type Executor, transact } from '../domain/context.js';
+import { InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { type EventType, recordEvent } from '../domain/events.js';
+import { newId, normalizeId } from '../domain/ids.js';
+import { requireOrganization } from '../domain/organizations.js';
+import { type Home, requireTeam } from '../domain/teams.js';
+import { checkPublicUrl, type Resolver } from './network-guard.js';
+import { newSigningKey } from './signing.js';
+
+export type Endpoint = WebhookEndpointsTable;
+
+/** The events an endpoint can pick; `ping` goes to every endpoint without being picked. */
+export const SUBSCRIBABLE_EVENTS: readonly Exclude<EventType, 'ping'>[] = [
+  'guide.created',
+  'guide.updated',
+  'guide.ready',
+  'guide.failed',
+  'guide.deleted',
+  'member.joined',
+  'member.left',
+  'member.role_changed',
+];
+
+export interface EndpointPolicy {
+  allowPrivateNetworks: boolean;
+  resolver?: Resolver;
+}
+
+export interface EndpointInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+}
+
+async function checkUrl(policy: EndpointPolicy, url: string): Promise<void> {
+  if (policy.allowPrivateNetworks) return;
+  try {
+    await checkPublicUrl(new URL(url), policy.resolver);
+  } catch (error) {
+    throw new InvalidInputError('url', `url: ${(error as Error).message}; endpoints must be on the public internet`);
+  }
+}
+
+export async function requireEndpoint(db: Executor, id: string): Promise<Endpoint> {
+  const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!endpoint) throw new NotFoundError('Webhook endpoint');
+  return endpoint;
+}
+
+/** Where a ping to the endpoint says it comes from (decisions §6). */
+async function pingOrigin(trx: Executor, endpoint: Endpoint): Promise<{ teamId: string; organizationId: string | null }> {
+  if (endpoint.home_type === 'team') {
+    const team = await requireTeam(trx, endpoint.home_id);
+    return { teamId: team.id, organizationId: team.organization_id };
+  }
+  const oldest = await trx
+    .selectFrom('teams')
+    .select('id')
+    .where('organization_id', '=', endpoint.home_id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return { teamId: oldest?.id ?? endpoint.home_id, organizationId: endpoint.home_id };
+}
+
+async function recordPing(trx: Executor, endpoint: Endpoint, now: Date): Promise<void> {
+  const origin = await pingOrigin(trx, endpoint);
+  await recordEvent(trx, {
+    type: 'ping',
+    ...origin,
+    at: now,
+    endpointId: endpoint.id,
+    data: { message: `Ping from the guide service: ${endpoint.url} is set up to receive events.` },
+  });
+}
+
+export async function createEndpoint(
+  ctx: DomainContext,
+  policy: EndpointPolicy,
+  input: Required<Pick<EndpointInput, 'url' | 'events'>> & EndpointInput & { home: Home },
+): Promise<Endpoint> {
+  const home = { type: input.home.type, id: normalizeId(input.home.id) };
+  if (home.type === 'team') await requireTeam(ctx.db, home.id);
+  else await requireOrganization(ctx.db, home.id);
+  await checkUrl(policy, input.url);
+  return transact(ctx, async (trx) => {
+    const now = ctx.clock.now();
+    const endpoint: Endpoint = {
+      id: newId(),
+      home_type: home.type,
+      home_id: home.id,
+      url: input.url,
+      description: input.description ?? null,
+      events: SUBSCRIBABLE_EVENTS.filter((type) => input.events.includes(type)).join(' '),
+      signing_key: newSigningKey(),
+      status: 'active',
+      paused_reason: null,
+      paused_at: null,
+      failing_since: null,
+      created_at: timestamp(now),
+      updated_at: timestamp(now),
+    };
+    await trx.insertInto('webhook_endpoints').values(endpoint).execute();
+    await recordPing(trx, endpoint, now);
+    return endpoint;
+  });
+}
+
+export async function listEndpoints(ctx: DomainContext, home: Home): Promise<Endpoint[]> {
+  return ctx.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('home_type', '=', home.type)
+    .where('home_id', '=', normalizeId(home.id))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy, id: string, input: EndpointInput): Promise<Endpoint> {
+  await requireEndpoint(ctx.db, id);
+  if (input.url !== undefined) await checkUrl(policy, input.url);
+  const changes: Partial<Endpoint> = { updated_at: timestamp(ctx.clock.now()) };
+  if (input.url !== undefined) changes.url = input.url;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.events !== undefined) changes.events = SUBSCRIBABLE_EVENTS.filter((type) => input.events!.includes(type)).join(' ');
+  await ctx.db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+  return requireEndpoint(ctx.db, id);
+}
+
+export async function deleteEndpoint(ctx: DomainContext, id: string): Promise<void> {
+  const result = await ctx.db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw new NotFoundError('Webhook endpoint');
+}
+
+/** A new signing key; the old one stops at once (attempts read the key when they are sent). */
+export async function rotateSigningKey(ctx: DomainContext, id: string): Promise<string> {
+  await requireEndpoint(ctx.db, id);
+  const signingKey = newSigningKey();
+  await ctx.db.updateTable('webhook_endpoints').set({ signing_key: signingKey, updated_at: timestamp(ctx.clock.now()) }).where('id', '=', id).execute();
+  return signingKey;
+}
+
+export async function pingEndpoint(ctx: DomainContext, id: string): Promise<void> {
+  await transact(ctx, async (trx) => recordPing(trx, await requireEndpoint(trx, id), ctx.clock.now()));
+}

@@ -1,0 +1,102 @@
+// Pausing and resuming endpoints (spec §3.3, decisions §6). A 410 pauses at once; nothing but failures for
+// WEBHOOK_PAUSE_AFTER_MS pauses and sends the admins of the endpoint's home exactly one e-mail: the pause
+// is a conditional update from active, so only the one writer that makes it also queues the mail. While
+// paused, pending attempts and new events are `missed`; resuming can send them again, oldest first.
+import type { PausedReason } from '../db/schema.js';
+import { timestamp } from '../domain/clock.js';
+import { type DomainContext, type Executor, transact } from '../domain/context.js';
+import { queueMail } from '../mail/mail-outbox.js';
+import { type Endpoint, requireEndpoint } from './endpoints.js';
+
+async function homeAdminEmails(trx: Executor, endpoint: Endpoint): Promise<string[]> {
+  const rows =
+    endpoint.home_type === 'team'
+      ? await trx
+          .selectFrom('memberships')
+          .innerJoin('users', 'users.id', 'memberships.user_id')
+          .select('users.email')
+          .where('memberships.team_id', '=', endpoint.home_id)
+          .where('memberships.role', '=', 'ADMIN')
+          .orderBy('users.email')
+          .execute()
+      : await trx
+          .selectFrom('organization_admins')
+          .innerJoin('users', 'users.id', 'organization_admins.user_id')
+          .select('users.email')
+          .where('organization_admins.organization_id', '=', endpoint.home_id)
+          .orderBy('users.email')
+          .execute();
+  return rows.map((row) => row.email);
+}
+
+function pauseMail(endpoint: Endpoint, pauseAfterMs: number) {
+  const hours = Math.round((pauseAfterMs / 3_600_000) * 10) / 10;
+  return {
+    subject: `Webhook endpoint paused: ${endpoint.url}`,
+    text:
+      `Every delivery to ${endpoint.url} has failed for ${hours} hours since ${endpoint.failing_since}, so the endpoint is paused.\n\n` +
+      'New events for it are kept as missed. When the receiver works again, resume the endpoint from its menu in the ' +
+      "application's webhook settings and choose to redeliver the missed events.\n",
+  };
+}
+
+/** Pauses an active endpoint; returns false when it was paused already (by this or another worker). */
+export async function pauseEndpoint(trx: Executor, endpointId: string, reason: PausedReason, now: Date, pauseAfterMs: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhook_endpoints')
+    .set({ status: 'paused', paused_reason: reason, paused_at: timestamp(now), updated_at: timestamp(now) })
+    .where('id', '=', endpointId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return false;
+  await trx
+    .updateTable('webhook_attempts')
+    .set({ status: 'missed', claimed_until: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'scheduled')
+    .execute();
+  if (reason === 'failing') {
+    const endpoint = await requireEndpoint(trx, endpointId);
+    const to = await homeAdminEmails(trx, endpoint);
+    await queueMail(trx, { to, ...pauseMail(endpoint, pauseAfterMs) }, now);
+  }
+  return true;
+}
+
+/** Pauses every active endpoint whose failures have lasted WEBHOOK_PAUSE_AFTER_MS; returns how many. */
+export async function pauseLongFailingEndpoints(ctx: DomainContext, pauseAfterMs: number): Promise<number> {
+  const now = ctx.clock.now();
+  const due = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('status', '=', 'active')
+    .where('failing_since', '<=', timestamp(new Date(now.getTime() - pauseAfterMs)))
+    .execute();
+  let paused = 0;
+  for (const { id } of due) {
+    if (await transact(ctx, (trx) => pauseEndpoint(trx, id, 'failing', now, pauseAfterMs))) paused++;
+  }
+  return paused;
+}
+
+export async function resumeEndpoint(ctx: DomainContext, id: string, redeliverMissed: boolean): Promise<Endpoint> {
+  return transact(ctx, async (trx) => {
+    await requireEndpoint(trx, id);
+    const now = timestamp(ctx.clock.now());
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ status: 'active', paused_reason: null, paused_at: null, failing_since: null, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+    if (redeliverMissed) {
+      // Due now, and claimed in the order they were made: oldest first.
+      await trx
+        .updateTable('webhook_attempts')
+        .set({ status: 'scheduled', due_at: now })
+        .where('endpoint_id', '=', id)
+        .where('status', '=', 'missed')
+        .execute();
+    }
+    return requireEndpoint(trx, id);
+  });
+}

@@ -1,0 +1,104 @@
+// Sends one delivery attempt with undici: keep-alive connections, one deadline for the answer, no
+// redirects followed, at most 4 KiB of the answer read, and (unless private networks are allowed) only
+// public addresses connected to.
+import { Agent, buildConnector, request } from 'undici';
+import { BlockedAddressError, isPublicAddress, publicOnlyLookup, type Resolver, systemResolver } from './network-guard.js';
+
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export interface OutgoingDelivery {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface DeliveryOutcome {
+  /** A 2xx answer arrived within the deadline. */
+  delivered: boolean;
+  status: number | null;
+  /** The first 4 KiB of the answer, as text. */
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface SenderOptions {
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  resolver?: Resolver;
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof BlockedAddressError) return error.message;
+  const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT') {
+    return `no answer within ${timeoutMs} ms`;
+  }
+  if (err.cause instanceof BlockedAddressError) return err.cause.message;
+  if (err.code === 'EBLOCKED') return err.message ?? 'address not allowed';
+  return [err.code, err.message].filter(Boolean).join(': ') || 'the request failed';
+}
+
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: SenderOptions) {
+    const guard = !options.allowPrivateNetworks;
+    const base = buildConnector({ ...(guard ? { lookup: publicOnlyLookup(options.resolver ?? systemResolver) } : {}), timeout: options.timeoutMs });
+    const connect: buildConnector.connector = (connectOptions, callback) =>
+      base(connectOptions, (error, socket) => {
+        if (error || !socket) return callback(error ?? new Error('no socket'), null);
+        // The address actually connected to, whatever the name resolved to when it was checked.
+        if (guard && !isPublicAddress(socket.remoteAddress ?? '')) {
+          socket.destroy();
+          return callback(new BlockedAddressError(connectOptions.hostname, socket.remoteAddress), null);
+        }
+        return callback(null, socket);
+      });
+    this.agent = new Agent({ connect, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  }
+
+  async send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let status: number | null = null;
+    try {
+      const response = await request(delivery.url, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      status = response.statusCode;
+      const body = await readCapped(response.body);
+      const delivered = status >= 200 && status < 300;
+      const error = delivered ? null : status >= 300 && status < 400 ? `redirect answered (${status}); redirects are not followed` : `answered ${status}`;
+      return { delivered, status, body, error, durationMs: elapsed() };
+    } catch (error) {
+      return { delivered: false, status, body: null, error: describeFailure(error, this.options.timeoutMs), durationMs: elapsed() };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** Reads at most RESPONSE_BODY_LIMIT bytes and lets the rest go; a body that stalls keeps what came. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_BODY_LIMIT) break;
+    }
+  } catch {
+    // The status already decided the outcome; a body cut short is kept as far as it came.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+}
