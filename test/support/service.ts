@@ -89,7 +89,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     admin: async (method, path, body) => {
       const response = await adminRaw(method, path, body);
       if (response.statusCode >= 300) throw new Error(`${method} ${path} answered ${response.statusCode}: ${response.body}`);
-      return response.statusCode === 204 ? undefined : response.json().data;
+      return response.body === '' ? undefined : response.json().data;
     },
     close: () => service.close(),
   };
