@@ -29,9 +29,9 @@ async function main(): Promise<void> {
     `  REST API:       ${config.publicUrl}/v1`,
     `  Reference:      ${config.publicUrl}/docs`,
     `  Management API: ${config.publicUrl}/admin/v1`,
-    service.adminTokenGenerated || config.adminToken
+    service.adminTokenGenerated
       ? `  Admin token:    ${service.adminToken}`
-      : `  Admin token:    stored in ${config.dataDir}/admin-token`,
+      : `  Admin token:    ${config.adminToken ? 'as set in ADMIN_TOKEN' : `stored in ${config.dataDir}/admin-token`}`,
   ];
   if (demo) {
     lines.push(

@@ -16,6 +16,8 @@ export interface DemoKeys {
 }
 
 const SCREENSHOTS = 'https://example.com/demo/screenshots';
+// More than the clock readings the demo takes, so every record is dated in the past.
+const DEMO_RECORDS = 400;
 
 function steps(slug: string, texts: string[]): GuideStepInput[] {
   return texts.map((text, i) => ({ text, image_url: `${SCREENSHOTS}/${slug}-${i + 1}.png`, image_alt: `Step ${i + 1}: ${text}` }));
@@ -27,7 +29,14 @@ export async function storeIsEmpty(ctx: DomainContext): Promise<boolean> {
   return !team && !organization;
 }
 
-export async function loadDemo(ctx: DomainContext): Promise<DemoKeys> {
+/**
+ * Loads the demo. Its records are dated one second apart, ending now, so that their order (and with it
+ * which guides are the newest, and so locked) is the order they are made in.
+ */
+export async function loadDemo(realCtx: DomainContext): Promise<DemoKeys> {
+  const end = realCtx.clock.now().getTime();
+  let tick = 0;
+  const ctx: DomainContext = { ...realCtx, clock: { now: () => new Date(end - DEMO_RECORDS * 1000 + 1000 * tick++) } };
   const org = await createOrganization(ctx, { name: 'Northwind Outfitters', plan: 'growth' });
   const support = await createTeam(ctx, { name: 'Customer Support', organization_id: org.id, brand_color: '#0A7CFF' });
   const onboarding = await createTeam(ctx, { name: 'Onboarding', organization_id: org.id });

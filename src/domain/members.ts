@@ -16,11 +16,13 @@ export interface Member {
   joined_at: string;
 }
 
+const MEMBER_COLUMNS = ['users.id', 'users.name', 'users.email', 'users.avatar_url', 'memberships.role', 'memberships.joined_at'] as const;
+
 async function requireMember(db: Executor, teamId: string, userId: string): Promise<Member> {
   const member = await db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.name', 'users.email', 'users.avatar_url', 'memberships.role', 'memberships.joined_at'])
+    .select(MEMBER_COLUMNS)
     .where('memberships.team_id', '=', teamId)
     .where('memberships.user_id', '=', userId)
     .executeTakeFirst();
@@ -76,7 +78,7 @@ export async function listMembers(db: Executor, teamId: string): Promise<Member[
   return db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.name', 'users.email', 'users.avatar_url', 'memberships.role', 'memberships.joined_at'])
+    .select(MEMBER_COLUMNS)
     .where('memberships.team_id', '=', teamId)
     .orderBy('memberships.joined_at')
     .orderBy('memberships.user_id')

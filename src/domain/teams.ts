@@ -103,3 +103,15 @@ export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> 
       : await query.where('organization_id', '=', home.id).execute();
   return orderTeams(teams);
 }
+
+/**
+ * The ids of the teams a key's home reaches, or with `teamId` just that team's id: null when the home
+ * does not reach it.
+ */
+export async function reachedTeamIds(db: Executor, home: Home, teamId?: string): Promise<string[] | null> {
+  if (home.type === 'team') return teamId === undefined || teamId === home.id ? [home.id] : null;
+  let query = db.selectFrom('teams').select('id').where('organization_id', '=', home.id);
+  if (teamId !== undefined) query = query.where('id', '=', teamId);
+  const ids = (await query.execute()).map((row) => row.id);
+  return teamId !== undefined && ids.length === 0 ? null : ids;
+}

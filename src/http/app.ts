@@ -67,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     prefix: '/admin/v1',
     ctx: options.ctx,
     adminToken: options.adminToken,
+    rateLimit: options.rateLimit,
     publicUrl,
     endpointPolicy: options.endpointPolicy,
   });

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import { ProblemError, problemBody } from './problem.js';
+import { UUID_PATTERN } from './schemas/common.js';
 
 interface AjvError {
   instancePath: string;
@@ -31,6 +32,7 @@ function validationDetail(errors: AjvError[], context: string | undefined): stri
   if (first.keyword === 'additionalProperties') return `Unknown ${noun.toLowerCase()} '${within(shownName(String(first.params.additionalProperty)))}'`;
   if (first.keyword === 'required') return `${noun} '${within(String(first.params.missingProperty))}' is required`;
   if (!parent) return `The request ${context ?? ''} ${first.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
+  if (first.keyword === 'pattern' && first.params.pattern === UUID_PATTERN) return `${noun} '${parent}' must be a UUID`;
   return `${noun} '${parent}' ${first.message ?? 'is invalid'}`;
 }
 
@@ -42,6 +44,10 @@ export function toProblem(error: FastifyError | Error): ProblemError | null {
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) {
     return new ProblemError('invalid_request', validationDetail(fastifyError.validation as AjvError[], fastifyError.validationContext));
+  }
+  // A uniqueness rule the store enforced under a race that the domain's own check did not see.
+  if (fastifyError.code === 'SQLITE_CONSTRAINT_UNIQUE' || fastifyError.code === '23505') {
+    return new ProblemError('conflict', 'The change conflicts with an existing record');
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -5,7 +5,7 @@ import { PERMALINK_MAX_LENGTH, PERMALINK_PATTERN, isValidPermalink, makePermalin
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const FALLBACK = /^guide-[a-z0-9]{6}$/;
+const FALLBACK = /^guide-[a-z0-9]{8}$/;
 
 function expectValidSlug(permalink: string): void {
   expect(permalink).toMatch(SLUG);
@@ -61,18 +61,18 @@ describe('makePermalink (decisions §2)', () => {
   });
 
   it('a permalink is made from the title: lowercase words joined by hyphens, then a short suffix (decisions §2)', () => {
-    expect(makePermalink('How to Export a Report!')).toMatch(/^how-to-export-a-report-[a-z0-9]{6}$/);
+    expect(makePermalink('How to Export a Report!')).toMatch(/^how-to-export-a-report-[a-z0-9]{8}$/);
   });
 
   it('accents are dropped, keeping the Latin letters (decisions §2)', () => {
-    expect(makePermalink('Crème brûlée à la française')).toMatch(/^creme-brulee-a-la-francaise-[a-z0-9]{6}$/);
+    expect(makePermalink('Crème brûlée à la française')).toMatch(/^creme-brulee-a-la-francaise-[a-z0-9]{8}$/);
   });
 
-  it('an empty, null, blank or punctuation-only title falls back to "guide-xxxxxx" (decisions §2)', () => {
+  it('an empty, null, blank or punctuation-only title falls back to "guide-xxxxxxxx" (decisions §2)', () => {
     for (const title of [null, '', '   ', '!!!', '--- ... ///', '🎉']) expect(makePermalink(title)).toMatch(FALLBACK);
   });
 
-  it('an Arabic, Hebrew, CJK or Cyrillic title falls back to "guide-xxxxxx" (decisions §2)', () => {
+  it('an Arabic, Hebrew, CJK or Cyrillic title falls back to "guide-xxxxxxxx" (decisions §2)', () => {
     for (const title of ['مرحبا بالعالم', 'שלום עולם', '中文标题', '日本語のガイド', '한국어 안내서', 'Привет мир']) {
       expect(makePermalink(title)).toMatch(FALLBACK);
     }
@@ -81,7 +81,7 @@ describe('makePermalink (decisions §2)', () => {
   it('a very long title (10,000 characters) is cut to at most 120 characters, keeping the suffix (decisions §2)', () => {
     const permalink = makePermalink('a'.repeat(10_000));
     expect(permalink.length).toBeLessThanOrEqual(120);
-    expect(permalink).toMatch(/^a+-[a-z0-9]{6}$/);
+    expect(permalink).toMatch(/^a+-[a-z0-9]{8}$/);
     const words = makePermalink('word '.repeat(2_000));
     expect(words.length).toBeLessThanOrEqual(120);
     expect(words).toMatch(SLUG);
@@ -106,7 +106,7 @@ describe('makePermalink (decisions §2)', () => {
   it('a permalink carries a random suffix, so the same title gives different permalinks (decisions §2)', () => {
     const made = new Set(Array.from({ length: 200 }, () => makePermalink('Same title')));
     expect(made.size).toBeGreaterThan(195);
-    for (const permalink of made) expect(permalink).toMatch(/^same-title-[a-z0-9]{6}$/);
+    for (const permalink of made) expect(permalink).toMatch(/^same-title-[a-z0-9]{8}$/);
   });
 });
 

@@ -74,6 +74,15 @@ async function checkPermalinkFree(trx: Executor, permalink: string, guideId: str
   if (holder && holder.id !== guideId) throw new ConflictError(`The permalink ${permalink} is taken`);
 }
 
+/** A generated permalink nobody holds; a clash of the random suffix is simply drawn again. */
+async function freshPermalink(trx: Executor, title: string | null): Promise<string> {
+  for (;;) {
+    const permalink = makePermalink(title);
+    const holder = await trx.selectFrom('guides').select('id').where('permalink', '=', permalink).executeTakeFirst();
+    if (!holder) return permalink;
+  }
+}
+
 async function eventTarget(ctx: DomainContext, trx: Executor, teamId: string, at: Date): Promise<GuideEventTarget> {
   const team = await requireTeam(trx, teamId);
   return { trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at };
@@ -89,8 +98,8 @@ export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<
     const now = ctx.clock.now();
     const target = await eventTarget(ctx, trx, input.team_id, now);
     await checkOwner(trx, input.owner_id);
-    const permalink = input.permalink ?? makePermalink(input.title ?? null);
-    await checkPermalinkFree(trx, permalink, null);
+    const permalink = input.permalink ?? (await freshPermalink(trx, input.title ?? null));
+    if (input.permalink !== undefined) await checkPermalinkFree(trx, permalink, null);
     const language = input.language ?? 'en';
     const steps = input.steps ?? [];
     const processing: ProcessingState = input.processing ? 'processing' : 'finished';
@@ -138,7 +147,9 @@ function columnChanges(guide: GuideRow, input: GuideFields): GuideColumns {
   if (input.owner_id !== undefined) changes.owner_id = input.owner_id;
   if (input.language !== undefined) {
     changes.language = input.language;
-    if (input.text_direction === undefined) changes.text_direction = textDirectionOf(input.language);
+    // The direction follows the language unless it was set to something else explicitly.
+    const followsLanguage = guide.text_direction === textDirectionOf(guide.language);
+    if (input.text_direction === undefined && followsLanguage) changes.text_direction = textDirectionOf(input.language);
   }
   if (input.text_direction !== undefined) changes.text_direction = input.text_direction;
   if (input.app_version !== undefined) changes.app_version = input.app_version;

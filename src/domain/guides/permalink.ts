@@ -7,7 +7,7 @@ export const PERMALINK_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 export const PERMALINK_MAX_LENGTH = 120;
 const SLUG = new RegExp(PERMALINK_PATTERN);
 const SUFFIX_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-const SUFFIX_LENGTH = 6;
+const SUFFIX_LENGTH = 8;
 
 export function isValidPermalink(text: string): boolean {
   return text.length <= PERMALINK_MAX_LENGTH && SLUG.test(text) && !isUuidShaped(text);

@@ -1,10 +1,11 @@
 // The management API under /admin/v1 (decisions §7): the application's back end, behind ADMIN_TOKEN.
-import fastifySwagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
+import { registerOpenApiDocument } from '../openapi-document.js';
 import { ProblemError } from '../problem.js';
+import type { RequestRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
@@ -24,6 +25,7 @@ import { registerWebhookEndpoints } from './webhook-endpoints.js';
 const ADMIN_ERRORS: readonly ErrorCode[] = [
   'invalid_request',
   'invalid_key',
+  'rate_limited',
   'not_found',
   'conflict',
   'payload_too_large',
@@ -41,6 +43,7 @@ export type AdminRoutes = (app: TypeBoxApp, deps: AdminDeps) => void;
 
 export interface AdminOptions {
   ctx: DomainContext;
+  rateLimit: RequestRateLimit;
   endpointPolicy: EndpointPolicy;
   adminToken: string;
   publicUrl: string;
@@ -50,20 +53,15 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, ApiKey, Endpoint, Attempt, MailEntry]) {
     app.addSchema(schema);
   }
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end, behind ADMIN_TOKEN." },
-      servers: [{ url: `${options.publicUrl}/admin/v1` }],
-      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
-      security: [{ adminToken: [] }],
-    },
-    hideUntagged: true,
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  await registerOpenApiDocument(app, {
+    info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end, behind ADMIN_TOKEN." },
+    servers: [{ url: `${options.publicUrl}/admin/v1` }],
+    components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
+    security: [{ adminToken: [] }],
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.addHook('onRequest', adminAuthHook(options.adminToken));
+  app.addHook('onRequest', adminAuthHook(options.adminToken, options.rateLimit));
   app.setValidatorCompiler(strictBodyValidatorCompiler());
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
 import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
 import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
-import { teamsReachedBy } from '../../domain/teams.js';
+import { reachedTeamIds } from '../../domain/teams.js';
 import { invalidRequest, notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
 import { admittedKey } from './key-auth.js';
@@ -46,19 +46,15 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
     async (request) => {
       const key = admittedKey(request);
       const { q, cursor } = request.query;
-      const limit = request.query.limit ?? 50;
       const teamId = request.query.team_id?.toLowerCase();
       const binding = { holder: key.id, filters: [teamId, q] };
       const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
       if (cursor !== undefined && after === null) {
         throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
       }
-      let teamIds = (await teamsReachedBy(ctx.db, key.home)).map((team) => team.id);
-      if (teamId !== undefined) {
-        if (!teamIds.includes(teamId)) throw notFound('No team with that team_id is reachable with this key');
-        teamIds = [teamId];
-      }
-      const page = await guidePage(ctx, { teamIds, q, limit, after });
+      const teamIds = await reachedTeamIds(ctx.db, key.home, teamId);
+      if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
+      const page = await guidePage(ctx, { teamIds, q, limit: request.query.limit!, after });
       return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
     },
   );
@@ -81,7 +77,7 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
     },
     async (request) => {
       const key = admittedKey(request);
-      const teamIds = (await teamsReachedBy(ctx.db, key.home)).map((team) => team.id);
+      const teamIds = (await reachedTeamIds(ctx.db, key.home)) ?? [];
       const found = await findVisibleGuide(ctx.db, teamIds, request.params.guideId);
       if (!found) throw notFound('No guide this key may see has that id or permalink');
       return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiKey, type Scope, authenticateKey, touchApiKey } from '../../domain/api-keys.js';
 import type { DomainContext } from '../../domain/context.js';
+import { bearerToken } from '../bearer.js';
 import { ProblemError } from '../problem.js';
 import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../rate-limit.js';
 
@@ -19,13 +20,6 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer +(\S+) *$/i;
-
-function bearerOf(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
-  return BEARER.exec(header)?.[1] ?? null;
-}
 
 export interface Admission {
   scope?: Scope;
@@ -47,7 +41,7 @@ export async function admit(
     return;
   }
 
-  const bearer = bearerOf(request);
+  const bearer = bearerToken(request.headers.authorization);
   const authentication = bearer === null ? ({ outcome: 'invalid' } as const) : await authenticateKey(ctx, bearer);
   if (authentication.outcome !== 'ok') {
     const state = await rateLimit.take(`ip:${request.ip}`);
@@ -71,10 +65,6 @@ export async function admit(
   }
   request.apiKey = key;
   touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
-}
-
-export function keyAuthHook(ctx: DomainContext, rateLimit: RequestRateLimit) {
-  return (request: FastifyRequest, reply: FastifyReply) => admit(ctx, rateLimit, request, reply, request.routeOptions.config);
 }
 
 /** The key admitted for this request; routes behind the admission hook always have one. */

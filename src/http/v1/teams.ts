@@ -1,7 +1,7 @@
 // GET /teams (spec §4.4) and GET /members (spec §4.5).
 import { Type } from '@sinclair/typebox';
 import { listMembers } from '../../domain/members.js';
-import { teamsReachedBy } from '../../domain/teams.js';
+import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
 import { notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
 import { admittedKey } from './key-auth.js';
@@ -49,8 +49,7 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
     },
     async (request) => {
       const teamId = request.query.team_id.toLowerCase();
-      const reached = await teamsReachedBy(ctx.db, admittedKey(request).home);
-      if (!reached.some((team) => team.id === teamId)) throw notFound('No team with that team_id is reachable with this key');
+      if (!(await reachedTeamIds(ctx.db, admittedKey(request).home, teamId))) throw notFound('No team with that team_id is reachable with this key');
       return { data: await listMembers(ctx.db, teamId) };
     },
   );

@@ -1,18 +1,18 @@
 // The public read-only interface under /v1: its OpenAPI document, key admission, the four resources,
 // 405 for every other method on their paths, and 404 for unknown paths, all with the same headers.
-import fastifySwagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { ProblemError } from '../problem.js';
 import { shownName } from '../problem-handler.js';
 import type { RequestRateLimit } from '../rate-limit.js';
+import { registerOpenApiDocument } from '../openapi-document.js';
 import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { registerAuthVerify } from './auth-verify.js';
 import { registerGuides } from './guides.js';
-import { keyAuthHook } from './key-auth.js';
+import { admit } from './key-auth.js';
 import { Guide, GuideListItem, Key, Member, Team } from './schemas.js';
 import { registerTeams } from './teams.js';
 
@@ -49,36 +49,42 @@ export interface V1Options {
 }
 
 const READ_METHODS = 'GET, HEAD';
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The paths of the interface, whatever the method. */
+const V1_PATHS = /^\/v1\/(auth\/verify|guides|guides\/[^/]+|teams|members|openapi\.json)$/;
 
 export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<void> {
   const { ctx, rateLimit, publicUrl } = options;
   for (const schema of [Problem, Key, GuideListItem, Guide, Team, Member]) app.addSchema(schema);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Guide service API',
-        version: '1.0.0',
-        description:
-          'Read-only REST interface over guides, the teams an API key reaches and their members. ' +
-          `Errors are RFC 9457 problems; the reference is at ${publicUrl}/docs.`,
-      },
-      servers: [{ url: `${publicUrl}/v1` }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key made in the application' } } },
-      security: [{ bearer: [] }],
-      tags: [
-        { name: 'Authentication', description: 'Checking a key' },
-        { name: 'Guides', description: 'Step-by-step documents with markdown content' },
-        { name: 'Teams', description: 'Teams the key reaches and their members' },
-      ],
+  await registerOpenApiDocument(app, {
+    info: {
+      title: 'Guide service API',
+      version: '1.0.0',
+      description:
+        'Read-only REST interface over guides, the teams an API key reaches and their members. ' +
+        `Errors are RFC 9457 problems; the reference is at ${publicUrl}/docs.`,
     },
-    hideUntagged: true,
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    servers: [{ url: `${publicUrl}/v1` }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key made in the application' } } },
+    security: [{ bearer: [] }],
+    tags: [
+      { name: 'Authentication', description: 'Checking a key' },
+      { name: 'Guides', description: 'Step-by-step documents with markdown content' },
+      { name: 'Teams', description: 'Teams the key reaches and their members' },
+    ],
   });
 
-  app.addHook('onRequest', keyAuthHook(ctx, rateLimit));
+  // Admission runs first for every /v1 request, known or not. An unknown path is then 404 and another
+  // method on a known path 405 (decisions §4), both answered before any body is read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return admit(ctx, rateLimit, request, reply, request.routeOptions.config);
+    const path = request.url.split('?')[0]!;
+    await admit(ctx, rateLimit, request, reply, { public: path === '/v1/openapi.json' });
+    if (V1_PATHS.test(path)) {
+      throw new ProblemError('method_not_allowed', `The v1 interface is read-only; use ${READ_METHODS}`, { allow: READ_METHODS });
+    }
+    throw new ProblemError('not_found', 'There is no such path in the v1 interface');
+  });
 
   // A repeated query parameter is refused by name rather than by the type error it would cause, and an
   // integer parameter must be written as digits (schema coercion alone would take 0x10, 1e1 or +5).
@@ -103,20 +109,7 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
   options.document.get = () => app.swagger() as unknown as Record<string, unknown>;
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
-  // The interface is read-only: other methods on its paths are 405 with Allow (decisions §4).
-  for (const url of ['/auth/verify', '/guides', '/guides/:guideId', '/teams', '/members', '/openapi.json']) {
-    app.route({
-      method: [...OTHER_METHODS],
-      url,
-      schema: { hide: true },
-      config: { public: url === '/openapi.json' },
-      handler: async () => {
-        throw new ProblemError('method_not_allowed', `The v1 interface is read-only; use ${READ_METHODS}`, { allow: READ_METHODS });
-      },
-    });
-  }
-
-  // The admission hook above runs for unknown paths too, so a 404 carries the same headers.
+  // Reached only if the admission hook let an unknown path through, which it never does.
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path in the v1 interface');
   });

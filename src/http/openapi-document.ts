@@ -1,0 +1,27 @@
+// Registers @fastify/swagger for one interface (the public v1 or the management API): the document is
+// generated from the route schemas of the plugin it is registered in, so it cannot drift from the code.
+import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+
+type OpenApiInfo = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>>;
+
+/** Every documented response header is sent on every such response: say so in the document. */
+function markHeadersRequired(document: any): any {
+  for (const item of Object.values<any>(document.paths ?? {})) {
+    for (const operation of Object.values<any>(item)) {
+      for (const response of Object.values<any>(operation.responses ?? {})) {
+        for (const header of Object.values<any>(response.headers ?? {})) header.required = true;
+      }
+    }
+  }
+  return document;
+}
+
+export async function registerOpenApiDocument(app: FastifyInstance, openapi: OpenApiInfo): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: { openapi: '3.1.0', ...openapi },
+    hideUntagged: true,
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => markHeadersRequired('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+  });
+}
