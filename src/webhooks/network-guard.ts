@@ -41,13 +41,30 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
+// Only global unicast IPv6 (2000::/3) is public; everything else (IPv4-compatible ::/96, site-local
+// fec0::/10, unassigned space) is refused along with the special ranges above.
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
+
+/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx), if it is one. */
+function mappedIpv4(address: string): string | null {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted) return dotted[1]!;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return null;
+  const high = parseInt(hex[1]!, 16);
+  const low = parseInt(hex[2]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 /** True for an address on the public internet; IPv4-mapped IPv6 is judged by its IPv4 address. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return !NON_PUBLIC.check(mapped[1]!, 'ipv4');
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !NON_PUBLIC.check(address, 'ipv4');
+  const ipv4 = mappedIpv4(address);
+  if (ipv4 !== null) return !NON_PUBLIC.check(ipv4, 'ipv4');
+  return GLOBAL_UNICAST.check(address, 'ipv6') && !NON_PUBLIC.check(address, 'ipv6');
 }
 
 export class BlockedAddressError extends Error {

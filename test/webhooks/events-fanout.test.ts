@@ -410,12 +410,12 @@ describe('ordering (decisions §6)', () => {
     expect(received.map((d) => d.body.data.guide.title)).toEqual(titles);
   });
 
-  it('first attempts to one endpoint leave in event order when a backlog of 20 events is sent at once', async () => {
+  it('first attempts to one endpoint leave in event order when a backlog of 50 events is sent at once', async () => {
     // A process without the worker (ROLE=api) records the events; a full process on the same store
     // then finds all of them due together.
     const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'fanout-order-')), 'backlog.db')}`;
     const receiver = await newReceiver();
-    const titles = Array.from({ length: 20 }, (_, i) => `backlog-${String(i).padStart(2, '0')}`);
+    const titles = Array.from({ length: 50 }, (_, i) => `backlog-${String(i).padStart(2, '0')}`);
     const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', WEBHOOK_RETRY_DELAYS: '100ms,100ms', DATABASE_URL: databaseUrl };
     const api = await startTestService({ ...env, ROLE: 'api' });
     try {
@@ -428,7 +428,7 @@ describe('ordering (decisions §6)', () => {
     expect(receiver.received).toHaveLength(0);
     const full = await startTestService(env);
     try {
-      const received = await deliveries(receiver, 21);
+      const received = await deliveries(receiver, 51);
       expect(received[0]!.body.type).toBe('ping');
       expect(received.slice(1).map((d) => d.body.data.guide.title)).toEqual(titles);
     } finally {
@@ -463,24 +463,5 @@ describe('writes tied to no event (spec §6.3, §6.5; decisions §7)', () => {
     expect(types(after)).toEqual(['guide.updated']);
     expect(after[0]!.body.data.changed).toEqual(['title']);
     expect(after[0]!.body.data.guide.updated_at).toBe(sentinel.updated_at);
-  });
-});
-
-describe('probe', () => {
-  it('probe under load', async () => {
-    const { team } = await soloTeam(t);
-    const busy = await soloTeam(t);
-    const { receiver } = await endpointWithReceiver({ type: 'team', id: team.id }, ['guide.created']);
-    const titles = Array.from({ length: 20 }, (_, i) => `load-${String(i).padStart(2, '0')}`);
-    let stop = false;
-    const load = (async () => {
-      while (!stop) await Promise.all(Array.from({ length: 20 }, () => createGuide(t, busy.team.id, { title: 'noise' })));
-    })();
-    for (const title of titles) await createGuide(t, team.id, { title });
-    const received = (await deliveries(receiver, 21)).slice(1);
-    stop = true;
-    await load;
-    console.log('ORDER', JSON.stringify(received.map((d) => d.body.data.guide.title.slice(5))));
-    expect(received.map((d) => d.body.data.guide.title)).toEqual(titles);
   });
 });
