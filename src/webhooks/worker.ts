@@ -1,12 +1,13 @@
-// The delivery worker: the only thing that sends. It closes due coalescing windows, claims due attempts in
-// event order, sends them concurrently, records each outcome, and once a minute pauses endpoints that have
-// failed for too long and prunes what is older than 30 days. A committed write wakes it at once; otherwise
-// it sleeps until the next thing is due (a minute at most, so that nothing waits on a lost wake-up).
+// The delivery worker: the only thing that sends. It closes due coalescing windows, claims batches of due
+// attempts (one batch per endpoint), sends the batches of different endpoints concurrently and each batch
+// in event order, records each outcome, and once a minute pauses endpoints that have failed for too long
+// and prunes what is older than 30 days. A committed write wakes it at once; otherwise it sleeps until the
+// next thing is due (a minute at most, so that nothing waits on a lost wake-up).
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext, OutboxSignal } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
 import type { Mailer } from '../mail/mailer.js';
-import { type ClaimedAttempt, claimDueAttempts, nextAttemptDue, releaseClaims } from './attempt-claims.js';
+import { type ClaimedAttempt, claimDueAttempts, nextAttemptDue, releaseClaims, renewLease } from './attempt-claims.js';
 import { type RetryPolicy, recordOutcome } from './attempt-outcome.js';
 import { pauseLongFailingEndpoints } from './pausing.js';
 import { pruneOldDeliveries } from './pruning.js';
@@ -22,7 +23,10 @@ export interface WorkerOptions {
   allowPrivateNetworks: boolean;
   resolver?: Resolver;
   log: FastifyBaseLogger;
+  /** Endpoints sent to at once. */
   concurrency?: number;
+  /** Attempts claimed for one endpoint at a time. */
+  batchSize?: number;
 }
 
 const MAINTENANCE_EVERY_MS = 60_000;
@@ -34,7 +38,8 @@ export class DeliveryWorker implements OutboxSignal {
   private woken = false;
   private wakeUp: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
-  private readonly inFlight = new Map<number, Promise<void>>();
+  /** The batch being sent to each endpoint. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   private lastMaintenance = 0;
 
   constructor(
@@ -44,6 +49,10 @@ export class DeliveryWorker implements OutboxSignal {
 
   private get concurrency(): number {
     return this.options.concurrency ?? 32;
+  }
+
+  private get leaseMs(): number {
+    return this.options.timeoutMs + LEASE_MARGIN_MS;
   }
 
   start(): void {
@@ -80,9 +89,10 @@ export class DeliveryWorker implements OutboxSignal {
         await this.options.mailer.sendPending(this.ctx);
         const free = this.concurrency - this.inFlight.size;
         if (free > 0) {
-          const claimed = await claimDueAttempts(this.ctx, free, this.options.timeoutMs + LEASE_MARGIN_MS);
-          for (const attempt of claimed) this.dispatch(attempt);
-          if (claimed.length === free) continue;
+          const batchSize = this.options.batchSize ?? 20;
+          const batches = await claimDueAttempts(this.ctx, { total: free * batchSize, perEndpoint: batchSize, leaseMs: this.leaseMs });
+          for (const batch of batches) this.dispatch(batch);
+          if (batches.length > 0) continue;
         }
         await this.sleep(await this.idleFor());
       } catch (error) {
@@ -117,17 +127,32 @@ export class DeliveryWorker implements OutboxSignal {
     });
   }
 
-  private dispatch(attempt: ClaimedAttempt): void {
-    const work = this.deliver(attempt)
-      .catch(async (error: unknown) => {
-        this.options.log.error({ err: error, delivery_id: attempt.id }, 'delivery attempt could not be completed; releasing it');
-        await releaseClaims(this.ctx, [attempt.seq]).catch(() => undefined);
-      })
+  /** Sends one endpoint's batch in order; what is left when the worker stops is given back. */
+  private dispatch(batch: ClaimedAttempt[]): void {
+    const endpointId = batch[0]!.endpoint_id;
+    const work = (async () => {
+      for (let i = 0; i < batch.length; i++) {
+        const attempt = batch[i]!;
+        const waiting = batch.slice(i + 1).map((next) => next.seq);
+        if (!this.running) {
+          await releaseClaims(this.ctx, [attempt.seq, ...waiting]);
+          return;
+        }
+        await renewLease(this.ctx, waiting, this.leaseMs);
+        try {
+          await this.deliver(attempt);
+        } catch (error) {
+          this.options.log.error({ err: error, delivery_id: attempt.id }, 'delivery attempt could not be completed; releasing it');
+          await releaseClaims(this.ctx, [attempt.seq]).catch(() => undefined);
+        }
+      }
+    })()
+      .catch((error: unknown) => this.options.log.error({ err: error }, 'a delivery batch failed'))
       .finally(() => {
-        this.inFlight.delete(attempt.seq);
+        this.inFlight.delete(endpointId);
         this.wake();
       });
-    this.inFlight.set(attempt.seq, work);
+    this.inFlight.set(endpointId, work);
   }
 
   private async deliver(attempt: ClaimedAttempt): Promise<void> {

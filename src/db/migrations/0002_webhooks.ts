@@ -48,6 +48,8 @@ export function webhooks(dialect: DialectName): Migration {
       // The worker claims due attempts in event order; the Deliveries list pages an endpoint's attempts.
       await db.schema.createIndex('webhook_attempts_due').on('webhook_attempts').columns(['status', 'due_at', 'seq']).execute();
       await db.schema.createIndex('webhook_attempts_endpoint').on('webhook_attempts').columns(['endpoint_id', 'created_at', 'id']).execute();
+      // A claim skips endpoints that have an attempt in flight.
+      await db.schema.createIndex('webhook_attempts_in_flight').on('webhook_attempts').columns(['endpoint_id', 'status', 'claimed_until']).execute();
       await db.schema.createIndex('webhook_attempts_event').on('webhook_attempts').columns(['event_id', 'endpoint_id']).execute();
       await db.schema.createIndex('webhook_attempts_created').on('webhook_attempts').column('created_at').execute();
       await db.schema.createIndex('events_created').on('events').column('created_at').execute();

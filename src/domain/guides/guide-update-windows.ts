@@ -51,6 +51,20 @@ export async function flushGuideUpdate(ctx: DomainContext, trx: Executor, guideI
   await recordGuideEvent({ trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at }, 'guide.updated', guide, changed);
 }
 
+/**
+ * Emits the guide's window if it has closed by `now` but the worker has not emitted it yet, so that an
+ * edit after the closing time starts a new window instead of joining the closed one.
+ */
+export async function closeOverdueWindow(ctx: DomainContext, trx: Executor, guideId: string, now: Date): Promise<void> {
+  const overdue = await trx
+    .selectFrom('guide_update_windows')
+    .select('closes_at')
+    .where('guide_id', '=', guideId)
+    .where('closes_at', '<=', timestamp(now))
+    .executeTakeFirst();
+  if (overdue) await flushGuideUpdate(ctx, trx, guideId, new Date(overdue.closes_at));
+}
+
 /** Emits every window that has closed by `now`; returns how many. */
 export async function closeDueWindows(ctx: DomainContext, now: Date): Promise<number> {
   const due = await ctx.db

@@ -9,7 +9,7 @@ import { requireTeam } from '../teams.js';
 import { foldCase } from '../text-fold.js';
 import { type ChangeColumn, CHANGE_COLUMNS, type GuideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
 import { type GuideRow, type GuideStep, textDirectionOf } from './guide-record.js';
-import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
+import { closeOverdueWindow, flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
 
 export interface GuideStepInput {
@@ -184,6 +184,7 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
     if (changes.permalink !== undefined) await checkPermalinkFree(trx, changes.permalink, guide.id);
     if (Object.keys(changes).length === 0) return guide;
     const now = ctx.clock.now();
+    await closeOverdueWindow(ctx, trx, id, now);
     await trx
       .updateTable('guides')
       .set({ ...changes, updated_at: timestamp(now) })
