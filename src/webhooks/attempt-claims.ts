@@ -75,12 +75,34 @@ export async function releaseClaims(ctx: DomainContext, seqs: readonly number[])
     .execute();
 }
 
-/** When the next scheduled attempt or expiring claim is due, or null when nothing waits. */
+/**
+ * When the next claim could take something: the next scheduled attempt of an endpoint with nothing in
+ * flight, or the next lease to run out. Attempts queued behind one in flight are left out: the end of
+ * that batch wakes the worker.
+ */
 export async function nextAttemptDue(ctx: DomainContext): Promise<Date | null> {
+  const nowText = timestamp(ctx.clock.now());
   const row = await ctx.db
-    .selectFrom('webhook_attempts')
-    .select(sql<string | null>`min(case when status = 'scheduled' then due_at else claimed_until end)`.as('next'))
-    .where('status', 'in', ['scheduled', 'sending'])
+    .selectFrom('webhook_attempts as a')
+    .select(sql<string | null>`min(case when a.status = 'scheduled' then a.due_at else a.claimed_until end)`.as('next'))
+    .where((eb) =>
+      eb.or([
+        eb('a.status', '=', 'sending'),
+        eb.and([
+          eb('a.status', '=', 'scheduled'),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_attempts as b')
+                .select(sql`1`.as('one'))
+                .whereRef('b.endpoint_id', '=', 'a.endpoint_id')
+                .where('b.status', '=', 'sending')
+                .where('b.claimed_until', '>=', nowText),
+            ),
+          ),
+        ]),
+      ]),
+    )
     .executeTakeFirst();
   return row?.next ? new Date(row.next) : null;
 }

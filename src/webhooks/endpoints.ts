@@ -37,10 +37,21 @@ export interface EndpointInput {
   description?: string | null;
 }
 
+/** An absolute http or https URL with a host (decisions §6), on a public address unless allowed. */
 async function checkUrl(policy: EndpointPolicy, url: string): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidInputError('url', 'url must be an absolute http or https URL');
+  }
+  // URL parsing forgives `http:///host`; the text itself must name its host after the two slashes.
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '' || !/^https?:\/\/[^/?#]/i.test(url)) {
+    throw new InvalidInputError('url', 'url must be an absolute http or https URL with a host');
+  }
   if (policy.allowPrivateNetworks) return;
   try {
-    await checkPublicUrl(new URL(url), policy.resolver);
+    await checkPublicUrl(parsed, policy.resolver);
   } catch (error) {
     throw new InvalidInputError('url', `url: ${(error as Error).message}; endpoints must be on the public internet`);
   }

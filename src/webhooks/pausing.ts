@@ -29,12 +29,23 @@ async function homeAdminEmails(trx: Executor, endpoint: Endpoint): Promise<strin
   return rows.map((row) => row.email);
 }
 
+function spoken(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1000, 'second'],
+  ];
+  const [size, name] = units.find(([size]) => ms >= size) ?? [1, 'millisecond'];
+  const count = Math.round((ms / size) * 10) / 10;
+  return `${count} ${name}${count === 1 ? '' : 's'}`;
+}
+
 function pauseMail(endpoint: Endpoint, pauseAfterMs: number) {
-  const hours = Math.round((pauseAfterMs / 3_600_000) * 10) / 10;
   return {
     subject: `Webhook endpoint paused: ${endpoint.url}`,
     text:
-      `Every delivery to ${endpoint.url} has failed for ${hours} hours since ${endpoint.failing_since}, so the endpoint is paused.\n\n` +
+      `Every delivery to ${endpoint.url} has failed for ${spoken(pauseAfterMs)} (since ${endpoint.failing_since}), so the endpoint is paused.\n\n` +
       'New events for it are kept as missed. When the receiver works again, resume the endpoint from its menu in the ' +
       "application's webhook settings and choose to redeliver the missed events.\n",
   };

@@ -100,5 +100,15 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Pr
   } finally {
     body.destroy();
   }
-  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+  return wholeCharacters(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT)).toString('utf8');
+}
+
+/** Drops a UTF-8 sequence cut off at the end, so the kept text is a true start of the answer. */
+function wholeCharacters(bytes: Buffer): Buffer {
+  let start = bytes.length - 1;
+  while (start >= 0 && start > bytes.length - 4 && (bytes[start]! & 0xc0) === 0x80) start--;
+  if (start < 0) return bytes;
+  const lead = bytes[start]!;
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return start + length > bytes.length ? bytes.subarray(0, start) : bytes;
 }

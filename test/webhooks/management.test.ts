@@ -50,14 +50,31 @@ beforeEach(async () => {
   receiver = await startReceiver();
 });
 afterEach(async () => {
-  await receiver.close();
   for (const close of cleanup.splice(0).reverse()) await close();
+  // The receiver closes once its keep-alive connections are idle: let the shared service finish what it sends.
+  await settle(t);
+  await receiver.close();
 });
 afterAll(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits (a while at most) until the service has no attempt scheduled or in flight. */
+async function settle(s: TestService, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const busy = await s.service.ctx.db
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('status', 'in', ['scheduled', 'sending'])
+      .limit(1)
+      .execute();
+    if (busy.length === 0) return;
+    await sleep(20);
+  }
+}
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -202,6 +219,16 @@ describe('POST /webhook-endpoints (decisions §7)', () => {
     expectInvalid(await t.adminRaw('POST', '/webhook-endpoints', body), field);
     expect(await t.admin('GET', `/webhook-endpoints?home_type=team&home_id=${team.id}`)).toEqual([]);
   });
+
+  // The shape of the url is checked whatever WEBHOOK_ALLOW_PRIVATE_NETWORKS says (it is 'true' here).
+  it.each(['http://', 'https://', 'http:///hook', 'http://hooks.example.com:99999/in'])(
+    'refuses %s, which is not a usable absolute URL, with 400 naming url',
+    async (url) => {
+      const { team } = await soloTeam(t);
+      expectInvalid(await t.adminRaw('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url, events: ['guide.created'] }), 'url');
+      expect(await t.admin('GET', `/webhook-endpoints?home_type=team&home_id=${team.id}`)).toEqual([]);
+    },
+  );
 
   it('refuses a home of an unknown type with 400 naming home.type', async () => {
     expectInvalid(await t.adminRaw('POST', '/webhook-endpoints', { home: { type: 'user', id: UNKNOWN_ID }, ...valid() }), 'home.type');

@@ -25,14 +25,31 @@ beforeEach(async () => {
   receiver = await startReceiver();
 });
 afterEach(async () => {
-  await receiver.close();
   for (const close of cleanup.splice(0).reverse()) await close();
+  // The receiver closes once its keep-alive connections are idle: let the shared service finish what it sends.
+  await settle(t);
+  await receiver.close();
 });
 afterAll(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits (a while at most) until the service has no attempt scheduled or in flight. */
+async function settle(s: TestService, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const busy = await s.service.ctx.db
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('status', 'in', ['scheduled', 'sending'])
+      .limit(1)
+      .execute();
+    if (busy.length === 0) return;
+    await sleep(20);
+  }
+}
 
 /** Polls `probe` until it answers something truthy; fails after the deadline. */
 async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
@@ -212,6 +229,26 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
       expect(attempt.error).toEqual(expect.any(String));
     }
     expect(requestsFor(receiver, eventId)).toHaveLength(4);
+  });
+
+  it('while an attempt waits for its answer, the worker waits too instead of polling for the attempts queued behind it', async () => {
+    const s = await ownService({ WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_DELAYS: '1h' });
+    const { team, endpoint } = await teamEndpointAnswering(s, 'hang');
+    const first = await guideCreatedEvent(s, team.id, endpoint.id);
+    await eventually('the first attempt to be in flight', () => requestsFor(receiver, first.eventId).length === 1);
+    const queued = await guideCreatedEvent(s, team.id, endpoint.id); // due now, but waits behind the first
+    await sleep(100);
+    // Every worker cycle reads the service clock; count the reads for a second in which nothing can be sent.
+    let reads = 0;
+    const now = s.clock.now.bind(s.clock);
+    s.clock.now = () => {
+      reads += 1;
+      return now();
+    };
+    await sleep(1000);
+    s.clock.now = now;
+    expect(requestsFor(receiver, queued.eventId)).toHaveLength(0);
+    expect(reads, 'clock reads by the worker in one idle second').toBeLessThan(100);
   });
 
   it('a refused connection (nothing listens on the port) is a failure and is retried', async () => {
@@ -437,6 +474,54 @@ describe('nothing but failures for WEBHOOK_PAUSE_AFTER_MS pauses the endpoint, w
     expect(mails).toHaveLength(1);
     expect([...mails[0].to].sort()).toEqual(orgAdmins.map((a) => a.email).sort());
     expect(mails[0].to).not.toContain(teamAdmin.email);
+  });
+
+  it('exactly one e-mail even when an attempt that was in flight fails after the endpoint was paused', async () => {
+    // The lease of an attempt in flight (WEBHOOK_TIMEOUT_MS + margin) outlasts the clock moves below.
+    const s = await ownService({ WEBHOOK_RETRY_DELAYS: '1h', WEBHOOK_PAUSE_AFTER_MS: '1000', WEBHOOK_TIMEOUT_MS: '60000' });
+    const { team } = await soloTeam(s);
+    const admin = await teamMember(s, team.id, 'ADMIN');
+    receiver.answer = { status: 500 };
+    const endpoint = await newEndpoint(s, { type: 'team', id: team.id }, receiver.url);
+    await eventually('the ping to fail', async () => (await attemptsOf(s, endpoint.id, endpoint.pingEventId))[0]?.status === 'failed');
+    receiver.answer = 'hang';
+    const { eventId } = await guideCreatedEvent(s, team.id, endpoint.id);
+    await eventually('the guide.created attempt to be in flight', () => requestsFor(receiver, eventId).length === 1);
+
+    // The once-a-minute check pauses the endpoint while that attempt is still waiting for an answer.
+    s.clock.advance(61_000);
+    s.service.worker!.wake();
+    expect((await waitPaused(s, endpoint.id)).paused_reason).toBe('failing');
+    expect(await mail(s)).toHaveLength(1);
+
+    // Then the attempt in flight fails too (the receiver drops the connection); it must not pause or mail again.
+    await receiver.close();
+    const attempts = await eventually('the attempt in flight to be recorded', async () => {
+      const list = await attemptsOf(s, endpoint.id, eventId);
+      return list[0]?.status === 'failed' ? list : null;
+    });
+    expect(attempts.slice(1).map((a) => a.status)).toEqual(['missed']);
+    const mails = await mail(s);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toEqual([admin.email]);
+    expect(await endpointRow(s, endpoint.id)).toMatchObject({ status: 'paused', paused_reason: 'failing' });
+  });
+
+  it('pending retries become missed as soon as the endpoint is paused, not when they fall due', async () => {
+    const s = await ownService({ WEBHOOK_RETRY_DELAYS: '2h,2h', WEBHOOK_PAUSE_AFTER_MS: String(HOUR) });
+    const { team } = await soloTeam(s);
+    receiver.answer = { status: 500 };
+    const endpoint = await newEndpoint(s, { type: 'team', id: team.id }, receiver.url);
+    const { eventId } = await guideCreatedEvent(s, team.id, endpoint.id);
+    for (const id of [endpoint.pingEventId, eventId]) {
+      await eventually('a retry due in two hours', async () => (await attemptsOf(s, endpoint.id, id)).some((a) => a.status === 'scheduled' && a.attempt_number === 2));
+    }
+    s.clock.advance(HOUR + MINUTE);
+    s.service.worker!.wake();
+    await waitPaused(s, endpoint.id);
+    const attempts = await allAttempts(s, endpoint.id);
+    expect(attempts.filter((a) => a.attempt_number === 2).map((a) => a.status)).toEqual(['missed', 'missed']);
+    expect(attempts.filter((a) => a.status === 'scheduled' || a.status === 'sending')).toEqual([]);
   });
 
   it('a success in between resets the clock: after fail, success, fail the endpoint is paused only once the new failures last the whole window', async () => {

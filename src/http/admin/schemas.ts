@@ -7,7 +7,7 @@ import { Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
 import { Guide, PUBLISH_STATUSES, TEAM_ROLES } from '../v1/schemas.js';
 
 export const WebUrl = (options: Record<string, unknown> = {}) =>
-  Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, ...options });
+  Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048, ...options });
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 export const PlanSchema = StringEnum(PLANS);
