@@ -1,7 +1,8 @@
-// Assembles the service from its configuration: the store (migrated), the domain context, the HTTP
-// application and, for the worker role, the delivery worker. main.ts runs it; tests build it the same
-// way on an in-memory store.
-import type { FastifyServerOptions } from 'fastify';
+// Assembles the service from its configuration: the store (migrated), the domain context, the rate-limit
+// counters, the HTTP application and, for the worker role, the delivery worker with its LISTEN
+// connection. main.ts runs it; tests build it the same way.
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './db/database.js';
@@ -10,10 +11,11 @@ import { type Clock, systemClock } from './domain/clock.js';
 import type { DomainContext } from './domain/context.js';
 import { serviceSecret } from './domain/service-secrets.js';
 import { buildApp } from './http/app.js';
-import { RequestRateLimit } from './http/rate-limit.js';
+import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
 import type { Resolver } from './webhooks/network-guard.js';
+import { OutboxListener } from './webhooks/outbox-listener.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { DeliveryWorker } from './webhooks/worker.js';
 
@@ -24,25 +26,35 @@ export interface Service {
   worker: DeliveryWorker | null;
   adminToken: string;
   adminTokenGenerated: boolean;
+  /** Stops taking requests, finishes requests and deliveries in flight, releases claims, closes the store. */
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   clock?: Clock;
-  logger?: FastifyServerOptions['logger'];
+  logger?: FastifyBaseLogger;
   /** Name resolution for outbound requests; tests replace it to play DNS tricks. */
   resolver?: Resolver;
   /** Jitter source for retry delays. */
   random?: () => number;
 }
 
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config): pino.LoggerOptions {
   // Keys and tokens travel in Authorization; never let a log line carry one.
   return { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' } };
 }
 
+// Polling while the LISTEN connection is down (PostgreSQL), so work from other processes still flows.
+const POLL_WITHOUT_LISTENER_MS = 1000;
+
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const log = options.logger ?? pino(loggerOptions(config));
   const store = openStore(config.databaseUrl);
+  const closers: (() => Promise<void> | void)[] = [() => store.close()];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  let app: TypeBoxApp | null = null;
   try {
     await migrateToLatest(store);
     let worker: DeliveryWorker | null = null;
@@ -55,47 +67,59 @@ export async function createService(config: Config, options: ServiceOptions = {}
       outbox: { wake: () => worker?.wake() },
     };
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
+    const rateLimits = openRateLimit(store, config.redisUrl, config.rateLimitPerMinute, log);
+    closers.push(() => rateLimits.close());
     const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, resolver: options.resolver };
-    const app = await buildApp({
+    app = await buildApp({
       ctx,
+      store,
       publicUrl: config.publicUrl,
       adminToken: admin.token,
-      rateLimit: RequestRateLimit.inMemory(config.rateLimitPerMinute),
-      logger: options.logger ?? loggerOptions(config),
+      rateLimit: rateLimits.rateLimit,
+      loggerInstance: log,
       endpointPolicy,
+      serveApi: config.role !== 'worker',
     });
 
-    const sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, ...endpointPolicy });
-    const mailer = new Mailer(config.smtpUrl, config.mailFrom, app.log);
     if (config.role !== 'api') {
-      worker = new DeliveryWorker(ctx, {
+      const sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, ...endpointPolicy });
+      const mailer = new Mailer(config.smtpUrl, config.mailFrom, log);
+      closers.push(() => sender.close(), () => mailer.close());
+      const listener = store.pool ? new OutboxListener(config.databaseUrl, () => worker?.wake(), log.child({ component: 'listener' })) : null;
+      const deliveryWorker = new DeliveryWorker(ctx, {
         sender,
         mailer,
         policy: { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random },
         timeoutMs: config.webhookTimeoutMs,
         allowPrivateNetworks: config.webhookAllowPrivateNetworks,
         resolver: options.resolver,
-        log: app.log.child({ component: 'worker' }),
+        log: log.child({ component: 'worker' }),
+        idleAtMostMs: listener ? () => (listener.connected ? 60_000 : POLL_WITHOUT_LISTENER_MS) : undefined,
       });
-      worker.start();
+      worker = deliveryWorker;
+      listener?.start();
+      deliveryWorker.start();
+      // Closed in reverse: the listener and the worker stop before the sender and the store they use.
+      closers.push(() => deliveryWorker.stop());
+      if (listener) closers.push(() => listener.stop());
     }
+    const running = app;
     return {
-      app,
+      app: running,
       ctx,
       store,
       worker,
       adminToken: admin.token,
       adminTokenGenerated: admin.generated,
       close: async () => {
-        await worker?.stop();
-        await app.close();
-        await sender.close();
-        mailer.close();
-        await store.close();
+        // The app first: it stops taking requests and lets those in flight finish.
+        await running.close();
+        await closeAll();
       },
     };
   } catch (error) {
-    await store.close();
+    await app?.close();
+    await closeAll();
     throw error;
   }
 }

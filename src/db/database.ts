@@ -1,9 +1,10 @@
-// Opens the store named by DATABASE_URL. The embedded default is SQLite through better-sqlite3; the
-// PostgreSQL dialect plugs in here (decisions §8) without touching the queries.
+// Opens the store named by DATABASE_URL: the embedded SQLite default through better-sqlite3, or
+// PostgreSQL through a pg pool (decisions §8). The queries are the same Kysely code on both.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -11,12 +12,24 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The PostgreSQL pool, for LISTEN/NOTIFY and the shared rate-limit counters; null on SQLite. */
+  pool: pg.Pool | null;
+  /** A name for this store that is safe to show: the SQLite path or the PostgreSQL database name. */
+  name: string;
   close(): Promise<void>;
 }
 
-export function openStore(databaseUrl: string): Store {
+// 64-bit integers (bigserial, count) as numbers: every one the service keeps is far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export interface StoreOptions {
+  /** Connections in the PostgreSQL pool. */
+  poolSize?: number;
+}
+
+export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
   if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl.slice('file:'.length));
-  throw new Error(`DATABASE_URL: PostgreSQL is not supported by this build yet (got ${redact(databaseUrl)})`);
+  return openPostgres(databaseUrl, options.poolSize ?? 20);
 }
 
 function openSqlite(path: string): Store {
@@ -28,9 +41,14 @@ function openSqlite(path: string): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', pool: null, name: path, close: () => db.destroy() };
 }
 
-function redact(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
+function openPostgres(url: string, poolSize: number): Store {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that drops (a restarted server) must not take the process down.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
+  return { db, dialect: 'postgres', pool, name, close: () => db.destroy() };
 }

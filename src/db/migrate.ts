@@ -1,14 +1,22 @@
-// Applies the migration list in order, once. Each migration is written for both dialects.
+// Applies the migration list in order, once. Each migration is written for both dialects. On PostgreSQL
+// Kysely's migrator holds an advisory lock while it migrates, so processes that start together migrate
+// once: the first applies, the others wait and then find nothing left to do.
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Store } from './database.js';
 import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
+import { sharedRateLimits } from './migrations/0003_shared_rate_limits.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
     '0001_initial': initial(store.dialect),
     '0002_webhooks': webhooks(store.dialect),
+    '0003_shared_rate_limits': sharedRateLimits(store.dialect),
   };
+}
+
+export function migrationNames(store: Store): string[] {
+  return Object.keys(migrationList(store));
 }
 
 export async function migrateToLatest(store: Store): Promise<void> {

@@ -1,6 +1,6 @@
 // What every domain operation needs: the store, the clock, the settings that shape answers, and the
 // signal that tells the webhook worker new work was committed.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -30,9 +30,26 @@ export interface DomainContext {
 
 export type Executor = Kysely<Database>;
 
-/** Runs a write and its events in one transaction, then wakes the worker. */
+export const OUTBOX_CHANNEL = 'guide_service_outbox';
+
+const outboxChanges = new WeakSet<object>();
+
+/** Notes that a transaction scheduled delivery work, so that its commit wakes the workers. */
+export function markOutboxChanged(trx: Executor): void {
+  outboxChanges.add(trx);
+}
+
+/**
+ * Runs a write and its events in one transaction, then wakes the worker of this process. On PostgreSQL a
+ * transaction that scheduled delivery work also notifies the workers of every process; the notification
+ * is delivered when the transaction commits, so no worker looks before the work is visible.
+ */
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const result = await ctx.db.transaction().execute(work);
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const value = await work(trx);
+    if (ctx.dialect === 'postgres' && outboxChanges.has(trx)) await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+    return value;
+  });
   ctx.outbox.wake();
   return result;
 }

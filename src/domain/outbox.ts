@@ -2,7 +2,7 @@
 // the event, and one for every retry and resend. The worker sends what is due; nothing else sends.
 import type { AttemptStatus, Flag } from '../db/schema.js';
 import { timestamp } from './clock.js';
-import type { Executor } from './context.js';
+import { type Executor, markOutboxChanged } from './context.js';
 import { newId } from './ids.js';
 
 export interface NewAttempt {
@@ -18,6 +18,7 @@ export interface NewAttempt {
 
 export async function scheduleAttempt(trx: Executor, attempt: NewAttempt): Promise<string> {
   const id = newId();
+  if (attempt.status === 'scheduled') markOutboxChanged(trx);
   await trx
     .insertInto('webhook_attempts')
     .values({

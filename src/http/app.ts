@@ -1,11 +1,13 @@
 // Builds the HTTP application: request ids, problem errors, the public v1 interface, the management API
 // and the reference. It listens nowhere; main.ts or a test decides that.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import type { Store } from '../db/database.js';
 import type { DomainContext } from '../domain/context.js';
 import type { EndpointPolicy } from '../webhooks/endpoints.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
+import { healthPlugin } from './health.js';
 import { ProblemError } from './problem.js';
 import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
@@ -19,8 +21,11 @@ export interface AppOptions {
   publicUrl: string;
   adminToken: string;
   rateLimit: RequestRateLimit;
-  logger: FastifyServerOptions['logger'];
+  loggerInstance: FastifyBaseLogger;
   endpointPolicy: EndpointPolicy;
+  store: Store;
+  /** False for a worker-only process: it serves only the health probes. */
+  serveApi: boolean;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -29,7 +34,7 @@ const MAX_PARAM_LENGTH = 4096;
 export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   const { publicUrl } = options;
   const app = Fastify({
-    logger: options.logger,
+    loggerInstance: options.loggerInstance,
     genReqId: requestIdOf,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
@@ -60,6 +65,9 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path');
   });
+
+  await app.register(healthPlugin, { store: options.store });
+  if (!options.serveApi) return app;
 
   const v1Document: OpenApiSource = {};
   await app.register(v1Plugin, { prefix: '/v1', ctx: options.ctx, rateLimit: options.rateLimit, publicUrl, document: v1Document });

@@ -1,6 +1,6 @@
 // Per-key request rate (spec §8, decisions §4): a 60-second window per key, and per client address for
 // requests refused with 401. Every response carries the window's state in the RateLimit headers.
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { FastifyReply } from 'fastify';
 import { ProblemError } from './problem.js';
 
@@ -18,10 +18,6 @@ export class RequestRateLimit {
     private readonly limiter: RateLimiterAbstract,
     readonly limit: number,
   ) {}
-
-  static inMemory(limit: number): RequestRateLimit {
-    return new RequestRateLimit(new RateLimiterMemory({ points: limit, duration: RATE_WINDOW_SECONDS }), limit);
-  }
 
   /** Counts one request against the bucket and says whether it may go on. */
   async take(bucket: string): Promise<RateState> {

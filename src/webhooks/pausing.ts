@@ -4,7 +4,7 @@
 // paused, pending attempts and new events are `missed`; resuming can send them again, oldest first.
 import type { PausedReason } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
-import { type DomainContext, type Executor, transact } from '../domain/context.js';
+import { type DomainContext, type Executor, markOutboxChanged, transact } from '../domain/context.js';
 import { queueMail } from '../mail/mail-outbox.js';
 import { type Endpoint, requireEndpoint } from './endpoints.js';
 
@@ -100,6 +100,7 @@ export async function resumeEndpoint(ctx: DomainContext, id: string, redeliverMi
       .where('id', '=', id)
       .execute();
     if (redeliverMissed) {
+      markOutboxChanged(trx);
       // Due now, and claimed in the order they were made: oldest first.
       await trx
         .updateTable('webhook_attempts')

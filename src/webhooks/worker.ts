@@ -27,11 +27,14 @@ export interface WorkerOptions {
   concurrency?: number;
   /** Attempts claimed for one endpoint at a time. */
   batchSize?: number;
+  /** The longest the worker sleeps without a wake-up; short while it cannot be woken from elsewhere. */
+  idleAtMostMs?: () => number;
 }
 
 const MAINTENANCE_EVERY_MS = 60_000;
 const IDLE_AT_MOST_MS = 60_000;
-const LEASE_MARGIN_MS = 30_000;
+// Time past the delivery time-out before a claim may be taken over: enough to record the outcome.
+const LEASE_MARGIN_MS = { least: 1000, most: 30_000 };
 
 export class DeliveryWorker implements OutboxSignal {
   private running = false;
@@ -52,7 +55,8 @@ export class DeliveryWorker implements OutboxSignal {
   }
 
   private get leaseMs(): number {
-    return this.options.timeoutMs + LEASE_MARGIN_MS;
+    const margin = Math.min(LEASE_MARGIN_MS.most, Math.max(LEASE_MARGIN_MS.least, this.options.timeoutMs));
+    return this.options.timeoutMs + margin;
   }
 
   start(): void {
@@ -104,7 +108,8 @@ export class DeliveryWorker implements OutboxSignal {
 
   private async idleFor(): Promise<number> {
     const now = this.ctx.clock.now().getTime();
-    const candidates = [now + IDLE_AT_MOST_MS, this.lastMaintenance + MAINTENANCE_EVERY_MS];
+    const idleAtMost = this.options.idleAtMostMs?.() ?? IDLE_AT_MOST_MS;
+    const candidates = [now + idleAtMost, this.lastMaintenance + MAINTENANCE_EVERY_MS];
     const nextAttempt = await nextAttemptDue(this.ctx);
     if (nextAttempt) candidates.push(nextAttempt.getTime());
     const nextWindow = await nextWindowClose(this.ctx.db);

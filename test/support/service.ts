@@ -4,12 +4,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createService, loggerOptions, type Service } from '../../src/service.js';
 import type { Resolver } from '../../src/webhooks/network-guard.js';
 import { checkResponse } from './openapi-conformance.js';
+import { testDatabase } from './test-database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const PUBLIC_URL = 'http://api.test';
@@ -48,8 +50,10 @@ export interface TestServiceOptions {
 
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const clock = new TestClock();
+  // A test that names its own store keeps it; every other one gets a fresh one.
+  const database = env.DATABASE_URL ? { env: {}, drop: async () => undefined } : await testDatabase();
   const config = loadConfig({
-    DATABASE_URL: 'file::memory:',
+    ...database.env,
     ADMIN_TOKEN,
     PUBLIC_URL,
     DEMO: 'false',
@@ -58,7 +62,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     ...env,
   });
   const logger = options.logLines
-    ? { ...(loggerOptions(config) as object), level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } }
+    ? pino({ ...loggerOptions(config), level: 'info' }, { write: (line: string) => void options.logLines!.push(line) })
     : undefined;
   const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random });
 
@@ -91,7 +95,10 @@ export async function startTestService(env: Record<string, string> = {}, options
       if (response.statusCode >= 300) throw new Error(`${method} ${path} answered ${response.statusCode}: ${response.body}`);
       return response.body === '' ? undefined : response.json().data;
     },
-    close: () => service.close(),
+    close: async () => {
+      await service.close();
+      await database.drop();
+    },
   };
 }
 

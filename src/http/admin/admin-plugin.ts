@@ -11,7 +11,7 @@ import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Guide, Member } from '../v1/schemas.js';
 import { adminAuthHook } from './admin-auth.js';
-import { strictBodyValidatorCompiler } from './body-validation.js';
+import { fieldWithNul, strictBodyValidatorCompiler } from './body-validation.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
@@ -63,6 +63,11 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
 
   app.addHook('onRequest', adminAuthHook(options.adminToken, options.rateLimit));
   app.setValidatorCompiler(strictBodyValidatorCompiler());
+  // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
+  app.addHook('preValidation', async (request) => {
+    const field = fieldWithNul(request.body);
+    if (field !== null) throw new ProblemError('invalid_request', `Field '${field || 'body'}' must not contain NUL characters`);
+  });
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');
   const deps: AdminDeps = {

@@ -15,3 +15,24 @@ export function strictBodyValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const forText = ajvWith(true);
   return ({ schema, httpPart }) => (httpPart === 'body' ? forBodies : forText).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 }
+
+/** The path of the first string in a JSON body that holds a NUL character (a key counts too), or null. */
+export function fieldWithNul(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = fieldWithNul(item, path ? `${path}.${index}` : String(index));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const inner = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return inner;
+      const found = fieldWithNul(item, inner);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
