@@ -91,8 +91,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
         mailer,
         policy: { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random },
         timeoutMs: config.webhookTimeoutMs,
-        allowPrivateNetworks: config.webhookAllowPrivateNetworks,
-        resolver: options.resolver,
         log: log.child({ component: 'worker' }),
         idleAtMostMs: listener ? () => (listener.connected ? 60_000 : POLL_WITHOUT_LISTENER_MS) : undefined,
       });

@@ -6,12 +6,14 @@ import type { Store } from './database.js';
 import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
 import { sharedRateLimits } from './migrations/0003_shared_rate_limits.js';
+import { claimOwners } from './migrations/0004_claim_owners.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
     '0001_initial': initial(store.dialect),
     '0002_webhooks': webhooks(store.dialect),
     '0003_shared_rate_limits': sharedRateLimits(store.dialect),
+    '0004_claim_owners': claimOwners(store.dialect),
   };
 }
 

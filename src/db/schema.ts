@@ -153,6 +153,8 @@ export interface WebhookAttemptsTable {
   due_at: string;
   /** While `sending`: the lease; after it another worker may take the attempt over. */
   claimed_until: string | null;
+  /** While `sending`: which claim holds the attempt. */
+  claim_token: string | null;
   sent_at: string | null;
   duration_ms: number | null;
   /** JSON object of the request headers sent. */
@@ -186,6 +188,8 @@ export interface MailOutboxTable {
   sent_at: string | null;
   send_error: string | null;
   send_attempts: number;
+  /** When the mail may next be tried: null at first, a lease while being sent, a back-off after failing. */
+  next_attempt_at: string | null;
 }
 
 export interface Database {

@@ -22,6 +22,7 @@ export async function queueMail(trx: Executor, mail: OutgoingMail, now: Date): P
       sent_at: null,
       send_error: null,
       send_attempts: 0,
+      next_attempt_at: null,
     })
     .execute();
 }

@@ -1,45 +1,57 @@
-// Claiming due attempts. A claim takes, for each endpoint that has nothing in flight, its oldest due
-// attempts (a batch), marks them `sending` and gives them a lease; the worker sends a batch one attempt
-// after another, so first attempts to an endpoint leave in event order, and renews the lease as it goes.
-// An attempt whose worker died comes back once its lease has run out. The claim is one statement, so two
-// claims never take the same attempt.
+// Claiming due attempts. A claim takes, for up to N endpoints that have nothing in flight, each one's
+// oldest due attempts (a batch), marks them `sending` under a fresh claim token and gives them a lease.
+// The worker sends a batch one attempt after another, so first attempts to an endpoint leave in event
+// order, and renews the lease of the whole batch before each attempt. An attempt whose worker died comes
+// back once its lease has run out; every later write by the old claim names its token and so changes
+// nothing. The claim is one statement that re-checks each row's state as it updates it, so two claims
+// never take the same attempt; on PostgreSQL it also locks the rows it picks with FOR UPDATE SKIP
+// LOCKED, so concurrent workers pass each other by.
 import { sql } from 'kysely';
 import type { WebhookAttemptsTable } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
+import { newId } from '../domain/ids.js';
 
-export type ClaimedAttempt = Omit<WebhookAttemptsTable, 'seq'> & { seq: number };
+export type ClaimedAttempt = Omit<WebhookAttemptsTable, 'seq' | 'claim_token'> & { seq: number; claim_token: string };
 
 export interface ClaimLimits {
-  /** Attempts taken in all. */
-  total: number;
+  /** Endpoints taken at most. */
+  endpoints: number;
   /** Attempts taken per endpoint. */
   perEndpoint: number;
   leaseMs: number;
 }
 
-/** The claimed attempts grouped by endpoint, each group in event order. */
+/** The claimed attempts grouped by endpoint, each group in event order and under one claim token. */
 export async function claimDueAttempts(ctx: DomainContext, limits: ClaimLimits): Promise<ClaimedAttempt[][]> {
   const now = ctx.clock.now();
   const nowText = timestamp(now);
+  const token = newId();
+  const lock = ctx.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  const claimable = sql<boolean>`((status = 'scheduled' AND due_at <= ${nowText}) OR (status = 'sending' AND claimed_until < ${nowText}))`;
   const claimed = await ctx.db
     .updateTable('webhook_attempts')
-    .set({ status: 'sending', claimed_until: timestamp(new Date(now.getTime() + limits.leaseMs)) })
+    .set({ status: 'sending', claimed_until: timestamp(new Date(now.getTime() + limits.leaseMs)), claim_token: token })
+    .where(claimable)
     .where(
       'seq',
       'in',
       sql<number>`(
-        SELECT seq FROM (
-          SELECT a.seq, ROW_NUMBER() OVER (PARTITION BY a.endpoint_id ORDER BY a.seq) AS place
-          FROM webhook_attempts a
-          WHERE ((a.status = 'scheduled' AND a.due_at <= ${nowText}) OR (a.status = 'sending' AND a.claimed_until < ${nowText}))
-            AND NOT EXISTS (
-              SELECT 1 FROM webhook_attempts b
-              WHERE b.endpoint_id = a.endpoint_id AND b.status = 'sending' AND b.claimed_until >= ${nowText})
-        ) ranked
-        WHERE place <= ${limits.perEndpoint}
-        ORDER BY seq
-        LIMIT ${limits.total}
+        SELECT seq FROM webhook_attempts WHERE seq IN (
+          SELECT seq FROM (
+            SELECT seq, place, DENSE_RANK() OVER (ORDER BY first_seq) AS endpoint_rank FROM (
+              SELECT a.seq,
+                ROW_NUMBER() OVER (PARTITION BY a.endpoint_id ORDER BY a.seq) AS place,
+                MIN(a.seq) OVER (PARTITION BY a.endpoint_id) AS first_seq
+              FROM webhook_attempts a
+              WHERE ((a.status = 'scheduled' AND a.due_at <= ${nowText}) OR (a.status = 'sending' AND a.claimed_until < ${nowText}))
+                AND NOT EXISTS (
+                  SELECT 1 FROM webhook_attempts b
+                  WHERE b.endpoint_id = a.endpoint_id AND b.status = 'sending' AND b.claimed_until >= ${nowText})
+            ) placed
+          ) ranked
+          WHERE place <= ${limits.perEndpoint} AND endpoint_rank <= ${limits.endpoints}
+        ) ${lock}
       )`,
     )
     .returningAll()
@@ -47,30 +59,28 @@ export async function claimDueAttempts(ctx: DomainContext, limits: ClaimLimits):
   const byEndpoint = new Map<string, ClaimedAttempt[]>();
   for (const attempt of claimed.sort((a, b) => a.seq - b.seq)) {
     const batch = byEndpoint.get(attempt.endpoint_id) ?? [];
-    batch.push(attempt);
+    batch.push(attempt as ClaimedAttempt);
     byEndpoint.set(attempt.endpoint_id, batch);
   }
   return [...byEndpoint.values()];
 }
 
-/** Extends the lease of attempts still waiting in a batch while the one before them is sent. */
-export async function renewLease(ctx: DomainContext, seqs: readonly number[], leaseMs: number): Promise<void> {
-  if (seqs.length === 0) return;
+/** Extends the lease of a claim's attempts that are still being sent or waiting. */
+export async function renewLease(ctx: DomainContext, token: string, leaseMs: number): Promise<void> {
   await ctx.db
     .updateTable('webhook_attempts')
     .set({ claimed_until: timestamp(new Date(ctx.clock.now().getTime() + leaseMs)) })
-    .where('seq', 'in', seqs)
+    .where('claim_token', '=', token)
     .where('status', '=', 'sending')
     .execute();
 }
 
-/** Gives claimed attempts back, due at once, for another worker or the next start. */
-export async function releaseClaims(ctx: DomainContext, seqs: readonly number[]): Promise<void> {
-  if (seqs.length === 0) return;
+/** Gives a claim's unsent attempts back, due at once, for another worker or the next start. */
+export async function releaseClaim(ctx: DomainContext, token: string): Promise<void> {
   await ctx.db
     .updateTable('webhook_attempts')
-    .set({ status: 'scheduled', claimed_until: null })
-    .where('seq', 'in', seqs)
+    .set({ status: 'scheduled', claimed_until: null, claim_token: null })
+    .where('claim_token', '=', token)
     .where('status', '=', 'sending')
     .execute();
 }

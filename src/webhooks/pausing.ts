@@ -92,7 +92,9 @@ export async function pauseLongFailingEndpoints(ctx: DomainContext, pauseAfterMs
 
 export async function resumeEndpoint(ctx: DomainContext, id: string, redeliverMissed: boolean): Promise<Endpoint> {
   return transact(ctx, async (trx) => {
-    await requireEndpoint(trx, id);
+    const endpoint = await requireEndpoint(trx, id);
+    // Resuming an active endpoint changes nothing; in particular its failure clock keeps running.
+    if (endpoint.status === 'active') return endpoint;
     const now = timestamp(ctx.clock.now());
     await trx
       .updateTable('webhook_endpoints')

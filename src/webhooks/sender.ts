@@ -1,6 +1,7 @@
 // Sends one delivery attempt with undici: keep-alive connections, one deadline for the answer, no
 // redirects followed, at most 4 KiB of the answer read, and (unless private networks are allowed) only
 // public addresses connected to.
+import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import { BlockedAddressError, isPublicAddress, publicOnlyLookup, type Resolver, systemResolver } from './network-guard.js';
 
@@ -60,6 +61,11 @@ export class WebhookSender {
 
   async send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
     const started = performance.now();
+    const literal = new URL(delivery.url).hostname.replace(/^\[|\]$/g, '');
+    // An address written in the URL is refused before connecting; names are checked as they resolve.
+    if (!this.options.allowPrivateNetworks && isIP(literal) && !isPublicAddress(literal)) {
+      return { delivered: false, status: null, body: null, error: new BlockedAddressError(literal, literal).message, durationMs: 0 };
+    }
     const elapsed = () => Math.round(performance.now() - started);
     let status: number | null = null;
     try {

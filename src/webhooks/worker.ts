@@ -7,21 +7,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext, OutboxSignal } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
 import type { Mailer } from '../mail/mailer.js';
-import { type ClaimedAttempt, claimDueAttempts, nextAttemptDue, releaseClaims, renewLease } from './attempt-claims.js';
-import { type RetryPolicy, recordOutcome } from './attempt-outcome.js';
+import { type ClaimedAttempt, claimDueAttempts, nextAttemptDue, releaseClaim, renewLease } from './attempt-claims.js';
+import { LostClaimError, type RetryPolicy, recordOutcome } from './attempt-outcome.js';
 import { pauseLongFailingEndpoints } from './pausing.js';
 import { pruneOldDeliveries } from './pruning.js';
 import type { WebhookSender } from './sender.js';
 import { signBody } from './signing.js';
-import { checkPublicUrl, type Resolver } from './network-guard.js';
 
 export interface WorkerOptions {
   sender: WebhookSender;
   mailer: Mailer;
   policy: RetryPolicy;
   timeoutMs: number;
-  allowPrivateNetworks: boolean;
-  resolver?: Resolver;
   log: FastifyBaseLogger;
   /** Endpoints sent to at once. */
   concurrency?: number;
@@ -44,6 +41,7 @@ export class DeliveryWorker implements OutboxSignal {
   /** The batch being sent to each endpoint. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private lastMaintenance = 0;
+  private mailRun: Promise<void> | null = null;
 
   constructor(
     private readonly ctx: DomainContext,
@@ -76,34 +74,55 @@ export class DeliveryWorker implements OutboxSignal {
     this.running = false;
     this.wake();
     await this.loopDone;
-    await Promise.allSettled(this.inFlight.values());
+    await Promise.allSettled([...this.inFlight.values(), this.mailRun]);
   }
 
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      try {
-        const now = this.ctx.clock.now().getTime();
-        await closeDueWindows(this.ctx, new Date(now));
-        if (now - this.lastMaintenance >= MAINTENANCE_EVERY_MS) {
-          this.lastMaintenance = now;
-          await pauseLongFailingEndpoints(this.ctx, this.options.policy.pauseAfterMs);
-          await pruneOldDeliveries(this.ctx);
-        }
-        await this.options.mailer.sendPending(this.ctx);
-        const free = this.concurrency - this.inFlight.size;
-        if (free > 0) {
-          const batchSize = this.options.batchSize ?? 20;
-          const batches = await claimDueAttempts(this.ctx, { total: free * batchSize, perEndpoint: batchSize, leaseMs: this.leaseMs });
-          for (const batch of batches) this.dispatch(batch);
-          if (batches.length > 0) continue;
-        }
-        await this.sleep(await this.idleFor());
-      } catch (error) {
-        this.options.log.error({ err: error }, 'delivery worker cycle failed; trying again shortly');
-        await this.sleep(1000);
+      const now = this.ctx.clock.now().getTime();
+      // Each phase fails on its own, so that a fault in one does not hold up the others.
+      await this.phase('closing coalescing windows', () => closeDueWindows(this.ctx, new Date(now)));
+      if (now - this.lastMaintenance >= MAINTENANCE_EVERY_MS) {
+        this.lastMaintenance = now;
+        await this.phase('pausing failing endpoints', () => pauseLongFailingEndpoints(this.ctx, this.options.policy.pauseAfterMs));
+        await this.phase('pruning old deliveries', () => pruneOldDeliveries(this.ctx));
       }
+      this.sendMail();
+      const free = this.concurrency - this.inFlight.size;
+      if (free > 0) {
+        const batches = await this.phase('claiming due attempts', () =>
+          claimDueAttempts(this.ctx, { endpoints: free, perEndpoint: this.options.batchSize ?? 20, leaseMs: this.leaseMs }),
+        );
+        for (const batch of batches ?? []) this.dispatch(batch);
+        if (batches && batches.length > 0) continue;
+      }
+      // With every slot busy, the end of a batch is what can make room: it wakes the loop.
+      const idle = free > 0 ? await this.phase('planning the next cycle', () => this.idleFor()) : null;
+      await this.sleep(idle ?? this.options.idleAtMostMs?.() ?? IDLE_AT_MOST_MS);
     }
+  }
+
+  private async phase<T>(what: string, work: () => Promise<T>): Promise<T | null> {
+    try {
+      return await work();
+    } catch (error) {
+      this.options.log.error({ err: error }, `delivery worker: ${what} failed; trying again next cycle`);
+      await this.sleep(1000);
+      return null;
+    }
+  }
+
+  /** Hands queued mail to SMTP in the background, one run at a time, so a slow mail server holds up nothing. */
+  private sendMail(): void {
+    if (this.mailRun) return;
+    this.mailRun = this.options.mailer
+      .sendDue(this.ctx)
+      .then(() => undefined)
+      .catch((error: unknown) => this.options.log.error({ err: error }, 'sending queued mail failed'))
+      .finally(() => {
+        this.mailRun = null;
+      });
   }
 
   private async idleFor(): Promise<number> {
@@ -134,27 +153,25 @@ export class DeliveryWorker implements OutboxSignal {
 
   /** Sends one endpoint's batch in order; what is left when the worker stops is given back. */
   private dispatch(batch: ClaimedAttempt[]): void {
-    const endpointId = batch[0]!.endpoint_id;
+    const { endpoint_id: endpointId, claim_token: token } = batch[0]!;
     const work = (async () => {
-      for (let i = 0; i < batch.length; i++) {
-        const attempt = batch[i]!;
-        const waiting = batch.slice(i + 1).map((next) => next.seq);
+      for (const attempt of batch) {
         if (!this.running) {
-          await releaseClaims(this.ctx, [attempt.seq, ...waiting]);
+          await releaseClaim(this.ctx, token);
           return;
         }
-        await renewLease(this.ctx, waiting, this.leaseMs);
-        try {
-          await this.deliver(attempt);
-        } catch (error) {
-          this.options.log.error({ err: error, delivery_id: attempt.id }, 'delivery attempt could not be completed; releasing it');
-          await releaseClaims(this.ctx, [attempt.seq]).catch(() => undefined);
-        }
+        await renewLease(this.ctx, token, this.leaseMs);
+        await this.deliver(attempt);
       }
     })()
-      .catch((error: unknown) => this.options.log.error({ err: error }, 'a delivery batch failed'))
+      .catch((error: unknown) => {
+        // An attempt may have been sent already: nothing is given back, the lease runs out instead, so it
+        // is sent again at most once more, after the lease, rather than at once and again and again.
+        if (error instanceof LostClaimError) this.options.log.warn({ err: error }, 'a delivery claim lapsed');
+        else this.options.log.error({ err: error, endpoint_id: endpointId }, 'a delivery batch stopped; its claim will lapse');
+      })
       .finally(() => {
-        this.inFlight.delete(endpointId);
+        if (this.inFlight.get(endpointId) === work) this.inFlight.delete(endpointId);
         this.wake();
       });
     this.inFlight.set(endpointId, work);
@@ -165,7 +182,12 @@ export class DeliveryWorker implements OutboxSignal {
     const endpoint = await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', attempt.endpoint_id).executeTakeFirst();
     if (!endpoint) return; // deleted: its attempts went with it
     if (endpoint.status === 'paused') {
-      await ctx.db.updateTable('webhook_attempts').set({ status: 'missed', claimed_until: null }).where('seq', '=', attempt.seq).execute();
+      await ctx.db
+        .updateTable('webhook_attempts')
+        .set({ status: 'missed', claimed_until: null, claim_token: null })
+        .where('seq', '=', attempt.seq)
+        .where('claim_token', '=', attempt.claim_token)
+        .execute();
       return;
     }
     const event = await ctx.db.selectFrom('events').select(['type', 'payload']).where('id', '=', attempt.event_id).executeTakeFirstOrThrow();
@@ -178,18 +200,7 @@ export class DeliveryWorker implements OutboxSignal {
       'x-service-signature': signBody(endpoint.signing_key, event.payload),
     };
     const at = ctx.clock.now();
-    const outcome = await this.sendChecked(endpoint.url, headers, event.payload);
+    const outcome = await this.options.sender.send({ url: endpoint.url, headers, body: event.payload });
     await recordOutcome(ctx, this.options.policy, attempt, { at, headers, outcome });
-  }
-
-  private async sendChecked(url: string, headers: Record<string, string>, body: string) {
-    if (!this.options.allowPrivateNetworks) {
-      try {
-        await checkPublicUrl(new URL(url), this.options.resolver);
-      } catch (error) {
-        return { delivered: false, status: null, body: null, error: (error as Error).message, durationMs: 0 };
-      }
-    }
-    return this.options.sender.send({ url, headers, body });
   }
 }

@@ -39,45 +39,34 @@ export async function noteGuideUpdate(ctx: DomainContext, trx: Executor, guide: 
 }
 
 /**
- * Emits the guide's open window now, if it has one: when it closes (`at` is its closing time), and
- * before a delete or a move, so that guide.updated comes before guide.deleted.
+ * Emits the guide's window: with `closedOnly`, only if it has closed by `now` (the worker closing it, or
+ * an edit arriving after its closing time); without, at once whatever its closing time (a delete or a
+ * move, so that guide.updated comes before guide.deleted). The event is dated when the window closed, or
+ * now if that is earlier. The row is deleted first, so a window is emitted once.
  */
-export async function flushGuideUpdate(ctx: DomainContext, trx: Executor, guideId: string, at: Date): Promise<void> {
-  const window = await trx.deleteFrom('guide_update_windows').where('guide_id', '=', guideId).returningAll().executeTakeFirst();
+export async function flushGuideUpdate(ctx: DomainContext, trx: Executor, guideId: string, now: Date, closedOnly: boolean): Promise<void> {
+  let deletion = trx.deleteFrom('guide_update_windows').where('guide_id', '=', guideId);
+  if (closedOnly) deletion = deletion.where('closes_at', '<=', timestamp(now));
+  const window = await deletion.returningAll().executeTakeFirst();
   if (!window) return;
   const guide = await trx.selectFrom('guides').selectAll().where('id', '=', guideId).executeTakeFirst();
   if (!guide) return;
   const team = await requireTeam(trx, guide.team_id);
   const changed = window.changed.split(' ') as ChangeColumn[];
+  const at = new Date(Math.min(Date.parse(window.closes_at), now.getTime()));
   await recordGuideEvent({ trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at }, 'guide.updated', guide, changed);
 }
 
-/**
- * Emits the guide's window if it has closed by `now` but the worker has not emitted it yet, so that an
- * edit after the closing time starts a new window instead of joining the closed one.
- */
-export async function closeOverdueWindow(ctx: DomainContext, trx: Executor, guideId: string, now: Date): Promise<void> {
-  const overdue = await trx
-    .selectFrom('guide_update_windows')
-    .select('closes_at')
-    .where('guide_id', '=', guideId)
-    .where('closes_at', '<=', timestamp(now))
-    .executeTakeFirst();
-  if (overdue) await flushGuideUpdate(ctx, trx, guideId, new Date(overdue.closes_at));
-}
-
-/** Emits every window that has closed by `now`; returns how many. */
+/** Emits the windows that have closed by `now`, oldest first, up to a batch; returns how many. */
 export async function closeDueWindows(ctx: DomainContext, now: Date): Promise<number> {
   const due = await ctx.db
     .selectFrom('guide_update_windows')
-    .select(['guide_id', 'closes_at'])
+    .select('guide_id')
     .where('closes_at', '<=', timestamp(now))
     .orderBy('closes_at')
     .limit(500)
     .execute();
-  for (const window of due) {
-    await transact(ctx, (trx) => flushGuideUpdate(ctx, trx, window.guide_id, new Date(window.closes_at)));
-  }
+  for (const window of due) await transact(ctx, (trx) => flushGuideUpdate(ctx, trx, window.guide_id, now, true));
   return due.length;
 }
 

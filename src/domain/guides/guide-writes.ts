@@ -9,7 +9,7 @@ import { requireTeam } from '../teams.js';
 import { foldCase } from '../text-fold.js';
 import { type ChangeColumn, CHANGE_COLUMNS, type GuideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
 import { type GuideRow, type GuideStep, textDirectionOf } from './guide-record.js';
-import { closeOverdueWindow, flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
+import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
 
 export interface GuideStepInput {
@@ -184,7 +184,8 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
     if (changes.permalink !== undefined) await checkPermalinkFree(trx, changes.permalink, guide.id);
     if (Object.keys(changes).length === 0) return guide;
     const now = ctx.clock.now();
-    await closeOverdueWindow(ctx, trx, id, now);
+    // An edit after a window's closing time starts a new window, even if the worker has not emitted the old one yet.
+    await flushGuideUpdate(ctx, trx, id, now, true);
     await trx
       .updateTable('guides')
       .set({ ...changes, updated_at: timestamp(now) })
@@ -223,7 +224,7 @@ export async function moveGuide(ctx: DomainContext, id: string, teamId: string):
     await requireTeam(trx, teamId);
     if (guide.team_id === teamId) return guide;
     const now = ctx.clock.now();
-    await flushGuideUpdate(ctx, trx, guide.id, now);
+    await flushGuideUpdate(ctx, trx, guide.id, now, false);
     await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, now), guide);
     // Folders belong to a team, so a moved guide leaves its folder.
     await trx
@@ -241,7 +242,7 @@ export async function deleteGuide(ctx: DomainContext, id: string): Promise<void>
   await transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
     const now = ctx.clock.now();
-    await flushGuideUpdate(ctx, trx, guide.id, now);
+    await flushGuideUpdate(ctx, trx, guide.id, now, false);
     await trx.deleteFrom('guides').where('id', '=', id).execute();
     await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, now), guide);
   });
