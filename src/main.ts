@@ -1,8 +1,12 @@
 // Starts the service: `npm start`. Reads the configuration, opens and migrates the store, loads the demo
-// into an empty store, and serves until SIGINT or SIGTERM.
+// into an empty store, runs the parts ROLE names (api, worker or all), and on SIGTERM or SIGINT stops
+// taking requests, finishes what is in flight (bounded) and releases its claims.
 import { ConfigError, loadConfig } from './config.js';
-import { loadDemo, storeIsEmpty } from './domain/demo.js';
+import { loadDemoOnce } from './domain/demo.js';
 import { createService } from './service.js';
+
+/** How long a stop may take past the delivery time-out before the process exits anyway. */
+const STOP_GRACE_MS = 5000;
 
 function banner(lines: string[]): void {
   process.stdout.write('\n' + lines.join('\n') + '\n\n');
@@ -21,18 +25,23 @@ async function main(): Promise<void> {
   }
 
   const service = await createService(config);
-  const demo = config.demo && (await storeIsEmpty(service.ctx)) ? await loadDemo(service.ctx) : null;
+  const servesApi = config.role !== 'worker';
+  const demo = servesApi && config.demo ? await loadDemoOnce(service.ctx, service.store) : null;
   const address = await service.app.listen({ port: config.port, host: config.host });
 
-  const lines = [
-    `Guide service is listening on ${address} (role: ${config.role})`,
-    `  REST API:       ${config.publicUrl}/v1`,
-    `  Reference:      ${config.publicUrl}/docs`,
-    `  Management API: ${config.publicUrl}/admin/v1`,
-    service.adminTokenGenerated
-      ? `  Admin token:    ${service.adminToken}`
-      : `  Admin token:    ${config.adminToken ? 'as set in ADMIN_TOKEN' : `stored in ${config.dataDir}/admin-token`}`,
-  ];
+  const lines = [`Guide service is listening on ${address} (role: ${config.role})`];
+  if (servesApi) {
+    lines.push(
+      `  REST API:       ${config.publicUrl}/v1`,
+      `  Reference:      ${config.publicUrl}/docs`,
+      `  Management API: ${config.publicUrl}/admin/v1`,
+      service.adminTokenGenerated
+        ? `  Admin token:    ${service.adminToken}`
+        : `  Admin token:    ${config.adminToken ? 'as set in ADMIN_TOKEN' : `stored in ${config.dataDir}/admin-token`}`,
+    );
+  } else {
+    lines.push('  Delivering webhooks; /healthz and /readyz answer here.');
+  }
   if (demo) {
     lines.push(
       '',
@@ -46,8 +55,15 @@ async function main(): Promise<void> {
   }
   banner(lines);
 
+  let stopping = false;
   const stop = async (signal: string) => {
-    service.app.log.info({ signal }, 'shutting down');
+    if (stopping) return;
+    stopping = true;
+    service.app.log.info({ signal }, 'stopping: no new requests; finishing requests and deliveries in flight');
+    setTimeout(() => {
+      service.app.log.error('stopping took too long; exiting');
+      process.exit(1);
+    }, config.webhookTimeoutMs + STOP_GRACE_MS).unref();
     await service.close();
     process.exit(0);
   };

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Build, buildService } from './support/build.js';
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, '..');
+let build: Build;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -22,7 +23,7 @@ async function freePort(): Promise<number> {
 }
 
 function startService(env: Record<string, string>, cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [join(root, 'dist/main.js')], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(process.execPath, [build.main], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', ...env } });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -39,8 +40,9 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root });
+  build = await buildService();
 }, 120_000);
+afterAll(() => build.remove());
 
 describe('run contract (decisions §1)', () => {
   let service: ReturnType<typeof startService> | undefined;

@@ -1,6 +1,8 @@
 // The demo loaded into an empty store on first start (decisions §1): an organization on Growth with two
 // teams, a team of its own on Free, members in every role, and guides that exercise every field: steps
 // with screenshots, drafts, right-to-left text, a processing guide, a failed one and locked ones.
+import { sql } from 'kysely';
+import type { Store } from '../db/database.js';
 import { createApiKey } from './api-keys.js';
 import type { DomainContext } from './context.js';
 import { createGuide, settleProcessing } from './guides/guide-writes.js';
@@ -23,7 +25,24 @@ function steps(slug: string, texts: string[]): GuideStepInput[] {
   return texts.map((text, i) => ({ text, image_url: `${SCREENSHOTS}/${slug}-${i + 1}.png`, image_alt: `Step ${i + 1}: ${text}` }));
 }
 
-export async function storeIsEmpty(ctx: DomainContext): Promise<boolean> {
+// Held while one process checks for an empty store and loads the demo, so that processes starting
+// together on one PostgreSQL load it once.
+const DEMO_LOCK = 4_711_001;
+
+/** Loads the demo if the store is empty; returns its keys, or null when the store had data. */
+export async function loadDemoOnce(ctx: DomainContext, store: Store): Promise<DemoKeys | null> {
+  if (store.dialect === 'sqlite') return (await storeIsEmpty(ctx)) ? loadDemo(ctx) : null;
+  return ctx.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${DEMO_LOCK})`.execute(connection);
+    try {
+      return (await storeIsEmpty(ctx)) ? await loadDemo(ctx) : null;
+    } finally {
+      await sql`select pg_advisory_unlock(${DEMO_LOCK})`.execute(connection);
+    }
+  });
+}
+
+async function storeIsEmpty(ctx: DomainContext): Promise<boolean> {
   const team = await ctx.db.selectFrom('teams').select('id').limit(1).executeTakeFirst();
   const organization = await ctx.db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
   return !team && !organization;
