@@ -105,7 +105,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_DELAYS: '200ms,200ms,200ms,200ms,200ms',
     };
-    // Ten processes starting together on an empty database migrate it once.
+    // Processes starting together on an empty database migrate it once (under a lock), and all become ready.
     [api1, api2, worker1, worker2] = await Promise.all([startNode('api'), startNode('api'), startNode('worker'), startNode('worker')]);
     organization = await admin(api1, 'POST', '/organizations', { name: 'Scale', plan: 'growth' });
     team = await admin(api2, 'POST', '/teams', { name: 'Scale team', organization_id: organization.id });
