@@ -25,6 +25,8 @@ export interface Config {
   mailFrom: string;
   demo: boolean;
   logLevel: string;
+  /** Whom to believe about the client address (X-Forwarded-For): nobody, every proxy, N hops, or these addresses. */
+  trustProxy: boolean | number | string;
 }
 
 export class ConfigError extends Error {
@@ -95,6 +97,15 @@ function databaseUrl(env: Env): string {
   throw new ConfigError('DATABASE_URL', `must be file:PATH, file::memory: or postgres://…, got "${raw}"`);
 }
 
+function trustProxy(env: Env): boolean | number | string {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (['true', 'false'].includes(raw.toLowerCase())) return raw.toLowerCase() === 'true';
+  if (!/^[0-9A-Fa-f.:/, ]+$/.test(raw)) throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or addresses, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = read(env, 'HOST') ?? '127.0.0.1';
@@ -135,5 +146,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: read(env, 'MAIL_FROM') ?? 'Service <no-reply@localhost>',
     demo: boolean(env, 'DEMO', true),
     logLevel: read(env, 'LOG_LEVEL') ?? 'info',
+    trustProxy: trustProxy(env),
   };
 }

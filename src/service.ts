@@ -79,6 +79,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       loggerInstance: log,
       endpointPolicy,
       serveApi: config.role !== 'worker',
+      trustProxy: config.trustProxy,
     });
 
     if (config.role !== 'api') {

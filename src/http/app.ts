@@ -26,15 +26,23 @@ export interface AppOptions {
   store: Store;
   /** False for a worker-only process: it serves only the health probes. */
   serveApi: boolean;
+  trustProxy: boolean | number | string;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const MAX_PARAM_LENGTH = 4096;
 
+/** Trusts the nearest `hops` proxies, like Fastify's numeric setting. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   const { publicUrl } = options;
   const app = Fastify({
     loggerInstance: options.loggerInstance,
+    // Client addresses count refused keys; behind a proxy they come from X-Forwarded-For.
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : options.trustProxy,
     genReqId: requestIdOf,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),

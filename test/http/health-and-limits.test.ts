@@ -44,3 +44,15 @@ describe('rate limits without Redis (decisions §8)', () => {
     expect(logLines.some((line) => line.includes('Redis is unreachable'))).toBe(true);
   });
 });
+
+describe('client addresses behind a proxy', () => {
+  it('with TRUST_PROXY, refused keys count against the X-Forwarded-For address, not the proxy', async () => {
+    t = await startTestService({ TRUST_PROXY: '1', RATE_LIMIT_PER_MINUTE: '2' });
+    const from = (client: string) =>
+      t!.service.app.inject({ method: 'GET', url: '/v1/auth/verify', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': client } });
+    expect((await from('203.0.113.7')).statusCode).toBe(401);
+    expect((await from('203.0.113.7')).statusCode).toBe(401);
+    expect((await from('203.0.113.7')).statusCode).toBe(429);
+    expect((await from('198.51.100.9')).statusCode).toBe(401);
+  });
+});
