@@ -67,7 +67,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       outbox: { wake: () => worker?.wake() },
     };
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
-    const rateLimits = openRateLimit(store, config.redisUrl, config.rateLimitPerMinute, log);
+    const rateLimits = await openRateLimit(store, config.redisUrl, config.rateLimitPerMinute, log);
     closers.push(() => rateLimits.close());
     const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, resolver: options.resolver };
     app = await buildApp({

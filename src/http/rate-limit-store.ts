@@ -19,7 +19,10 @@ function databaseLimiter(store: Store, points: number): RateLimiterAbstract {
   return new RateLimiterPostgres({ ...options, storeClient: store.pool, tableName: RATE_LIMIT_TABLE, tableCreated: true });
 }
 
-export function openRateLimit(store: Store, redisUrl: string | null, points: number, log: FastifyBaseLogger): RateLimitBackend {
+/** How long start-up waits for Redis before counting in the fallback store. */
+const REDIS_READY_WAIT_MS = 3000;
+
+export async function openRateLimit(store: Store, redisUrl: string | null, points: number, log: FastifyBaseLogger): Promise<RateLimitBackend> {
   const fallback = databaseLimiter(store, points);
   if (redisUrl === null) return { rateLimit: new RequestRateLimit(fallback, points), close: async () => undefined };
 
@@ -33,6 +36,15 @@ export function openRateLimit(store: Store, redisUrl: string | null, points: num
   redis.on('error', (error: Error) => {
     if (reachable) log.warn({ err: error }, 'Redis is unreachable; rate limits count in the database meanwhile');
     reachable = false;
+  });
+  // Counting starts in Redis when it can: requests counted in two stores would each see half.
+  await new Promise<void>((resolve) => {
+    if (redis.status === 'ready') return resolve();
+    const timer = setTimeout(resolve, REDIS_READY_WAIT_MS);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
   const limiter = new RateLimiterRedis({
     storeClient: redis,
