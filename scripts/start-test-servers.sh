@@ -3,8 +3,10 @@
 # point the suite at them. Run as root (CI) or as a user who may run postgres; installs nothing.
 #   eval "$(scripts/start-test-servers.sh)"; npm test
 set -euo pipefail
-pg_port=${TEST_PG_PORT:-54329}
-redis_port=${TEST_REDIS_PORT:-63799}
+# Ports the system hands out as free, unless given.
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+pg_port=${TEST_PG_PORT:-$(free_port)}
+redis_port=${TEST_REDIS_PORT:-$(free_port)}
 base=$(mktemp -d /tmp/guide-service-servers.XXXXXX)
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$pg_bin" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
