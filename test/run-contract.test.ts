@@ -1,42 +1,22 @@
 // The run contract (decisions §1): a fresh data directory and `node dist/main.js` (what `npm start`
 // runs after building) start the service with the demo, print the keys, the admin token and a curl line
 // that works as printed; a bad variable stops the start with a message naming it.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Build, buildService } from './support/build.js';
+import { freePort, type ServiceProcess, spawnService } from './support/processes.js';
+import { eventually } from './support/waiting.js';
 
 const run = promisify(execFile);
 let build: Build;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startService(env: Record<string, string>, cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [build.main], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', ...env } });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** The built service on the embedded store (whatever the environment says), as `npm start` runs it. */
+function startService(env: Record<string, string>, cwd: string): ServiceProcess {
+  return spawnService(build.main, { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', ...env }, cwd);
 }
 
 beforeAll(async () => {
@@ -45,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => build.remove());
 
 describe('run contract (decisions §1)', () => {
-  let service: ReturnType<typeof startService> | undefined;
+  let service: ServiceProcess | undefined;
   afterAll(() => {
     service?.child.kill('SIGTERM');
   });
@@ -54,7 +34,7 @@ describe('run contract (decisions §1)', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'guide-service-run-'));
     const port = await freePort();
     service = startService({ PORT: String(port) }, cwd);
-    await waitFor(() => service!.output().includes('curl '), 30_000);
+    await eventually('the curl line', () => service!.output().includes('curl '), 30_000);
     const output = service.output();
     expect(output).toMatch(/Admin token:\s+adm_\S+/);
     expect(output).toMatch(/Organization key .*:\s+gsk_\w+/);

@@ -2,77 +2,26 @@
 // a real receiver. 600 requests spread over both API processes spend one key's limit together; a burst of
 // events is delivered once per endpoint with no attempt sent twice; a worker killed with SIGKILL in the
 // middle of deliveries loses nothing; SIGTERM finishes what is in flight and gives the rest back.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Build, buildService } from '../support/build.js';
+import { adminFetch, killAll, PROCESS_WAIT, type Role, type ServiceNode, startServiceNode } from '../support/processes.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { ADMIN_TOKEN } from '../support/service.js';
 import { type TestDatabase, testDatabase, usingPostgres } from '../support/test-database.js';
+import { eventually, sleep } from '../support/waiting.js';
 
 const servers = usingPostgres && Boolean(process.env.TEST_REDIS_URL);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-interface Node {
-  role: string;
-  url: string;
-  child: ChildProcess;
-  output: string;
-  exited: Promise<number | null>;
-}
 
 describe.runIf(servers)('two API processes and two workers on one PostgreSQL and one Redis (decisions §8)', () => {
   let build: Build;
   let database: TestDatabase;
   let receiver: Receiver;
-  const nodes: Node[] = [];
+  const nodes: ServiceNode[] = [];
   let env: Record<string, string>;
 
-  async function startNode(role: 'api' | 'worker'): Promise<Node> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [build.main], {
-      cwd: mkdtempSync(join(tmpdir(), 'guide-service-node-')),
-      env: { ...process.env, ...env, ROLE: role, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-    });
-    const node: Node = { role, url: `http://127.0.0.1:${port}`, child, output: '', exited: new Promise((resolve) => child.on('exit', resolve)) };
-    child.stdout!.on('data', (chunk) => (node.output += chunk));
-    child.stderr!.on('data', (chunk) => (node.output += chunk));
-    nodes.push(node);
-    await eventually(`${role} on ${port} ready`, async () => (await fetch(`${node.url}/readyz`)).ok);
-    return node;
-  }
-
-  async function admin(node: Node, method: string, path: string, body?: unknown): Promise<any> {
-    const response = await fetch(`${node.url}/admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.status === 204 || response.status === 202 ? null : ((await response.json()) as { data: unknown }).data;
-  }
+  const startNode = (role: Role) => startServiceNode(build.main, role, env, nodes, { publicUrl: true });
+  const admin = (node: ServiceNode, method: string, path: string, body?: unknown) => adminFetch(node.url, method, path, body);
 
   async function attemptRows(): Promise<{ event_id: string; endpoint_id: string; status: string; id: string }[]> {
     const client = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -84,10 +33,10 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
     }
   }
 
-  let api1: Node;
-  let api2: Node;
-  let worker1: Node;
-  let worker2: Node;
+  let api1: ServiceNode;
+  let api2: ServiceNode;
+  let worker1: ServiceNode;
+  let worker2: ServiceNode;
   let team: { id: string };
   let organization: { id: string };
 
@@ -112,8 +61,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
   }, 120_000);
 
   afterAll(async () => {
-    for (const node of nodes) node.child.kill('SIGKILL');
-    await Promise.all(nodes.map((node) => node.exited));
+    await killAll(nodes);
     await receiver?.close();
     await database?.drop();
     await build?.remove();
@@ -156,7 +104,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
     );
     const expected = guides.length * 2 + 2; // each guide to both endpoints, and each endpoint's ping
     await receiver.waitFor(expected, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // anything sent twice would arrive by now
+    await sleep(500); // anything sent twice would arrive by now
     const created = receiver.received.filter((request) => request.headers['x-service-event'] === 'guide.created');
     expect(created).toHaveLength(guides.length * 2);
     const perEndpoint = new Set(created.map((request) => `${request.path} ${JSON.parse(request.body).id}`));
@@ -181,7 +129,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
     await receiver.waitFor(4, 20_000); // the pings, hanging
     const guides = await Promise.all(Array.from({ length: 10 }, (_, i) => admin(api2, 'POST', '/guides', { team_id: team.id, title: `Doomed ${i}` })));
     for (const guide of guides) await admin(api1, 'DELETE', `/guides/${guide.id}`);
-    await eventually('deliveries in flight', async () => receiver.received.length >= 5);
+    await eventually('deliveries in flight', async () => receiver.received.length >= 5, PROCESS_WAIT);
     worker1.child.kill('SIGKILL');
     await worker1.exited;
     slow = false;
@@ -195,7 +143,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
         const delivered = new Set(rows.filter((row) => row.status === 'delivered').map((row) => `${row.endpoint_id} ${row.event_id}`));
         return delivered.size === endpoints.length * (guides.length + 1);
       },
-      60_000,
+      { ...PROCESS_WAIT, timeoutMs: 60_000 },
     );
     const deleted = receiver.received.filter((request) => request.headers['x-service-event'] === 'guide.deleted');
     const reached = new Set(deleted.map((request) => `${request.path} ${JSON.parse(request.body).data.guide.id}`));
@@ -218,7 +166,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
     receiver.received.length = 0;
     receiver.answer = 'hang';
     await Promise.all(Array.from({ length: 5 }, (_, i) => admin(api1, 'POST', '/guides', { team_id: team.id, title: `Term ${i}` })));
-    await eventually('a delivery in flight', async () => receiver.received.length >= 1, 20_000);
+    await eventually('a delivery in flight', async () => receiver.received.length >= 1, { ...PROCESS_WAIT, timeoutMs: 20_000 });
     last.child.kill('SIGTERM');
     expect(await last.exited).toBe(0);
     const rows = (await attemptRows()).filter((row) => row.endpoint_id === endpoint.id);
@@ -228,7 +176,7 @@ describe.runIf(servers)('two API processes and two workers on one PostgreSQL and
     await eventually('every event delivered after the restart', async () => {
       const after = (await attemptRows()).filter((row) => row.endpoint_id === endpoint.id);
       return new Set(after.filter((row) => row.status === 'delivered').map((row) => row.event_id)).size === 6;
-    });
+    }, PROCESS_WAIT);
   }, 120_000);
 });
 

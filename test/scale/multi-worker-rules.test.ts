@@ -1,66 +1,24 @@
 // With several workers on one PostgreSQL (decisions §8, issue 4): a coalescing window is emitted once,
 // and a failing endpoint is paused with exactly one e-mail, whichever worker gets there first.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Build, buildService } from '../support/build.js';
+import { adminFetch, killAll, PROCESS_WAIT, type Role, type ServiceNode, startServiceNode } from '../support/processes.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { ADMIN_TOKEN } from '../support/service.js';
 import { type TestDatabase, testDatabase, usingPostgres } from '../support/test-database.js';
+import { eventually, sleep } from '../support/waiting.js';
 
 const servers = usingPostgres && Boolean(process.env.TEST_REDIS_URL);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.runIf(servers)('coalescing and pausing with three workers (decisions §6, §8)', () => {
   let build: Build;
   let database: TestDatabase;
   let receiver: Receiver;
-  const children: ChildProcess[] = [];
+  const nodes: ServiceNode[] = [];
   let api = '';
 
-  async function start(role: 'api' | 'worker', env: Record<string, string>): Promise<string> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [build.main], {
-      cwd: mkdtempSync(join(tmpdir(), 'guide-service-node-')),
-      env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
-      stdio: 'ignore',
-    });
-    children.push(child);
-    const url = `http://127.0.0.1:${port}`;
-    await eventually(`${role} ready`, async () => (await fetch(`${url}/readyz`)).ok);
-    return url;
-  }
-
-  async function admin(method: string, path: string, body?: unknown): Promise<any> {
-    const response = await fetch(`${api}/admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.status === 204 || response.status === 202 ? null : ((await response.json()) as { data: unknown }).data;
-  }
+  const start = async (role: Role, env: Record<string, string>) => (await startServiceNode(build.main, role, env, nodes)).url;
+  const admin = (method: string, path: string, body?: unknown) => adminFetch(api, method, path, body);
 
   beforeAll(async () => {
     build = await buildService();
@@ -83,7 +41,7 @@ describe.runIf(servers)('coalescing and pausing with three workers (decisions §
   }, 120_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
+    await killAll(nodes);
     await receiver?.close();
     await database?.drop();
     await build?.remove();
@@ -97,8 +55,8 @@ describe.runIf(servers)('coalescing and pausing with three workers (decisions §
     await admin('PATCH', `/guides/${guide.id}`, { is_public: true });
     await admin('PATCH', `/guides/${guide.id}`, { description: 'Three' });
     const updates = () => receiver.received.filter((request) => request.path === '/hook/window' && request.headers['x-service-event'] === 'guide.updated');
-    await eventually('the coalesced update', async () => updates().length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await eventually('the coalesced update', async () => updates().length >= 1, PROCESS_WAIT);
+    await sleep(2000);
     expect(updates()).toHaveLength(1);
     expect(JSON.parse(updates()[0]!.body).data.changed).toEqual(['title', 'description', 'is_public']);
   }, 60_000);
@@ -117,8 +75,8 @@ describe.runIf(servers)('coalescing and pausing with three workers (decisions §
     await eventually('both endpoints paused', async () => {
       const states = await Promise.all(endpoints.map((endpoint) => admin('GET', `/webhook-endpoints/${endpoint.id}`)));
       return states.every((state) => state.status === 'paused' && state.paused_reason === 'failing');
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    }, PROCESS_WAIT);
+    await sleep(1000);
     const mail = (await admin('GET', '/mail')).filter((entry: { to: string[] }) => entry.to.includes('ops@failing.test'));
     expect(mail).toHaveLength(2); // one per paused endpoint
     expect(new Set(mail.map((entry: { subject: string }) => entry.subject)).size).toBe(2);

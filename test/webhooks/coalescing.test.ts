@@ -3,12 +3,13 @@
 // spec's list and whose summary is the guide as it is when the window closes; a delete or a move emits
 // the open window at once, before guide.deleted; windows survive a restart. Checked with real deliveries.
 import { mkdtempSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGuide, organizationWithTeams, soloTeam, startTestService, type TestService, useTestService } from '../support/service.js';
-import { type Received, type Receiver, startReceiver } from '../support/receiver.js';
+import type { Receiver } from '../support/receiver.js';
+import { sleep } from '../support/waiting.js';
+import { createEndpoint, deliveries, eventTypes, guideData, type Home, parseDeliveries, useTestReceivers } from '../support/webhooks.js';
 
 const WINDOW_MS = 400;
 const APP_URL = 'https://app.example.test';
@@ -19,62 +20,14 @@ const BASE_ENV = {
   APP_URL,
 };
 
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
-const open: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((receiver) => receiver.close()));
-});
-
-async function newReceiver(): Promise<Receiver> {
-  const receiver = await startReceiver();
-  open.push(receiver);
-  return receiver;
-}
-
-function parse(received: Received[]): Delivery[] {
-  return received.map((entry) => ({ headers: entry.headers, body: JSON.parse(entry.body) }));
-}
-
-async function deliveries(receiver: Receiver, count: number): Promise<Delivery[]> {
-  return parse(await receiver.waitFor(count));
-}
-
-function types(list: Delivery[]): string[] {
-  return list.map((delivery) => delivery.body.type);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-type Home = { type: 'team' | 'organization'; id: string };
+const newReceiver = useTestReceivers();
 
 /** An endpoint on `receiver` (a new one unless given); with `waitForPing` false the ping is not awaited. */
 async function endpointOn(t: TestService, home: Home, events: string[], receiver?: Receiver, waitForPing = true) {
   const target = receiver ?? (await newReceiver());
-  const endpoint = await t.admin('POST', '/webhook-endpoints', { home, url: target.url, events });
+  const endpoint = await createEndpoint(t, home, target.url, events);
   if (waitForPing) await target.waitFor(1);
   return { receiver: target, endpoint };
-}
-
-function guideData(guide: any, changed: string[]) {
-  return {
-    guide: {
-      id: guide.id,
-      title: guide.title,
-      description: guide.description,
-      permalink: guide.permalink,
-      updated_at: guide.updated_at,
-      team_id: guide.team_id,
-      folder_id: guide.folder_id,
-      language: guide.language,
-      url: `${APP_URL}/guides/${guide.id}`,
-    },
-    placement: { team_guides: guide.publish_status === 'PUBLISHED', public_link: guide.is_public },
-    changed,
-  };
 }
 
 const patch = (t: TestService, id: string, body: Record<string, unknown>) => t.admin('PATCH', `/guides/${id}`, body);
@@ -91,13 +44,13 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     await patch(t, guide.id, { is_public: true });
     const last = await patch(t, guide.id, { description: 'After, described' });
     // Nothing before the window closes: only the ping so far.
-    expect(types(parse(receiver.received))).toEqual(['ping']);
+    expect(eventTypes(parseDeliveries(receiver.received))).toEqual(['ping']);
 
     const [, update] = await deliveries(receiver, 2);
     expect(update!.body.type).toBe('guide.updated');
     expect(update!.headers['x-service-event']).toBe('guide.updated');
     expect(update!.body.data.changed).toEqual(['title', 'description', 'is_public']);
-    expect(update!.body.data).toStrictEqual(guideData(last, ['title', 'description', 'is_public']));
+    expect(update!.body.data).toStrictEqual(guideData(last, APP_URL, ['title', 'description', 'is_public']));
     expect(update!.body.data.guide.title).toBe('After');
     expect(update!.body.data.guide.description).toBe('After, described');
     expect(update!.body.data.placement.public_link).toBe(true);
@@ -105,7 +58,7 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     expect(Date.parse(update!.body.created_at)).toBeGreaterThanOrEqual(Date.parse(first.updated_at) + WINDOW_MS);
 
     await sleep(WINDOW_MS + 300);
-    expect(types(parse(receiver.received))).toEqual(['ping', 'guide.updated']);
+    expect(eventTypes(parseDeliveries(receiver.received))).toEqual(['ping', 'guide.updated']);
   });
 
   it('an edit after the window closed starts a new window and a second guide.updated', async () => {
@@ -118,8 +71,8 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     const secondEdit = await patch(t, guide.id, { description: 'Second window' });
     const [, , second] = await deliveries(receiver, 3);
 
-    expect(first!.body.data).toStrictEqual(guideData(firstEdit, ['title']));
-    expect(second!.body.data).toStrictEqual(guideData(secondEdit, ['description']));
+    expect(first!.body.data).toStrictEqual(guideData(firstEdit, APP_URL, ['title']));
+    expect(second!.body.data).toStrictEqual(guideData(secondEdit, APP_URL, ['description']));
     expect(second!.body.id).not.toBe(first!.body.id);
     expect(Date.parse(second!.body.created_at)).toBeGreaterThanOrEqual(Date.parse(secondEdit.updated_at) + WINDOW_MS);
   });
@@ -136,11 +89,11 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     const lastA = await t.admin('GET', `/guides/${a.id}`);
 
     const updates = (await deliveries(receiver, 3)).slice(1);
-    expect(types(updates)).toEqual(['guide.updated', 'guide.updated']);
+    expect(eventTypes(updates)).toEqual(['guide.updated', 'guide.updated']);
     const forA = updates.find((d) => d.body.data.guide.id === a.id);
     const forB = updates.find((d) => d.body.data.guide.id === b.id);
-    expect(forA!.body.data).toStrictEqual(guideData(lastA, ['title', 'language']));
-    expect(forB!.body.data).toStrictEqual(guideData(editedB, ['publish_status']));
+    expect(forA!.body.data).toStrictEqual(guideData(lastA, APP_URL, ['title', 'language']));
+    expect(forB!.body.data).toStrictEqual(guideData(editedB, APP_URL, ['publish_status']));
     expect(forB!.body.data.placement.team_guides).toBe(true);
     expect(editedA.title).toBe('A, edited');
 
@@ -157,8 +110,8 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     await t.admin('DELETE', `/guides/${guide.id}`);
 
     const [, updated, deleted] = await deliveries(receiver, 3);
-    expect(types([updated!, deleted!])).toEqual(['guide.updated', 'guide.deleted']);
-    expect(updated!.body.data).toStrictEqual(guideData(edited, ['title']));
+    expect(eventTypes([updated!, deleted!])).toEqual(['guide.updated', 'guide.deleted']);
+    expect(updated!.body.data).toStrictEqual(guideData(edited, APP_URL, ['title']));
     expect(deleted!.body.data).toStrictEqual({ guide: { id: guide.id, team_id: team.id } });
     // Emitted with the delete, not when the window would have closed.
     expect(Date.parse(updated!.body.created_at)).toBeLessThanOrEqual(Date.parse(deleted!.body.created_at));
@@ -166,7 +119,7 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
 
     // The window is gone with it: nothing more when it would have closed.
     await sleep(WINDOW_MS + 300);
-    expect(types(parse(receiver.received))).toEqual(['ping', 'guide.updated', 'guide.deleted']);
+    expect(eventTypes(parseDeliveries(receiver.received))).toEqual(['ping', 'guide.updated', 'guide.deleted']);
   });
 
   it('moving a guide with an open window emits the pending guide.updated (old team) before guide.deleted and guide.created', async () => {
@@ -180,13 +133,13 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     const moved = await t.admin('POST', `/guides/${guide.id}/move`, { team_id: to.id });
 
     const [updated, deleted, created] = (await deliveries(receiver, 5)).slice(2);
-    expect(types([updated!, deleted!, created!])).toEqual(['guide.updated', 'guide.deleted', 'guide.created']);
+    expect(eventTypes([updated!, deleted!, created!])).toEqual(['guide.updated', 'guide.deleted', 'guide.created']);
     expect(updated!.body.team_id).toBe(from.id);
-    expect(updated!.body.data).toStrictEqual(guideData(edited, ['title']));
+    expect(updated!.body.data).toStrictEqual(guideData(edited, APP_URL, ['title']));
     expect(deleted!.body.team_id).toBe(from.id);
     expect(deleted!.body.data).toStrictEqual({ guide: { id: guide.id, team_id: from.id } });
     expect(created!.body.team_id).toBe(to.id);
-    expect(created!.body.data).toStrictEqual(guideData(moved, []));
+    expect(created!.body.data).toStrictEqual(guideData(moved, APP_URL, []));
     expect(Date.parse(updated!.body.created_at)).toBeLessThanOrEqual(Date.parse(deleted!.body.created_at));
     expect(Date.parse(updated!.body.created_at)).toBeLessThan(Date.parse(edited.updated_at) + WINDOW_MS);
 
@@ -207,7 +160,7 @@ describe(`with WEBHOOK_COALESCE_MS ${WINDOW_MS}`, () => {
     const real = await patch(t, guide.id, { description: 'Now changed' });
 
     const [, update] = await deliveries(receiver, 2);
-    expect(update!.body.data).toStrictEqual(guideData(real, ['description']));
+    expect(update!.body.data).toStrictEqual(guideData(real, APP_URL, ['description']));
     expect(Date.parse(update!.body.created_at)).toBeGreaterThanOrEqual(Date.parse(real.updated_at) + WINDOW_MS);
 
     await sleep(WINDOW_MS + 300);
@@ -229,9 +182,9 @@ describe('with WEBHOOK_COALESCE_MS 0', () => {
 
     const updates = (await deliveries(receiver, 4)).slice(1);
     expect(updates.map((d) => d.body.data)).toStrictEqual([
-      guideData(one, ['title']),
-      guideData(two, ['is_public']),
-      guideData(three, ['description']),
+      guideData(one, APP_URL, ['title']),
+      guideData(two, APP_URL, ['is_public']),
+      guideData(three, APP_URL, ['description']),
     ]);
     expect(new Set(updates.map((d) => d.body.id)).size).toBe(3);
   });
@@ -259,16 +212,16 @@ describe('windows are rows (decisions §6)', () => {
       await before.close();
     }
     // Stopped with the window still open: only the ping went out.
-    expect(types(parse(receiver.received))).toEqual(['ping']);
+    expect(eventTypes(parseDeliveries(receiver.received))).toEqual(['ping']);
 
     const after = await startTestService(env);
     try {
       const [, update] = await deliveries(receiver, 2);
       expect(update!.body.type).toBe('guide.updated');
-      expect(update!.body.data).toStrictEqual(guideData(edited, ['title']));
+      expect(update!.body.data).toStrictEqual(guideData(edited, APP_URL, ['title']));
       expect(Date.parse(update!.body.created_at)).toBeGreaterThanOrEqual(Date.parse(edited.updated_at) + window);
       await sleep(1000);
-      expect(types(parse(receiver.received))).toEqual(['ping', 'guide.updated']);
+      expect(eventTypes(parseDeliveries(receiver.received))).toEqual(['ping', 'guide.updated']);
     } finally {
       await after.close();
     }
@@ -300,9 +253,9 @@ describe('windows are rows (decisions §6)', () => {
       expect(ping!.body.type).toBe('ping');
       expect(first!.body.type).toBe('guide.updated');
       // The first window holds the first edit only, and the guide as it was when that window closed.
-      expect(first!.body.data).toStrictEqual(guideData(firstEdit, ['title']));
+      expect(first!.body.data).toStrictEqual(guideData(firstEdit, APP_URL, ['title']));
       const [, , second] = await deliveries(receiver, 3);
-      expect(second!.body.data).toStrictEqual(guideData(secondEdit, ['description']));
+      expect(second!.body.data).toStrictEqual(guideData(secondEdit, APP_URL, ['description']));
     } finally {
       await full.close();
     }

@@ -1,9 +1,9 @@
 // Deliveries to a real receiver (spec §6.1, §5 rule 8; decisions §6): method, headers, signature over
 // the exact body bytes, one delivery id per attempt, the same body for every attempt.
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGuide, soloTeam, useTestService } from '../support/service.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
+import { endpointWithKey, useSharedReceiver } from '../support/webhooks.js';
 
 const t = useTestService({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -11,21 +11,10 @@ const t = useTestService({
   WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms',
   WEBHOOK_TIMEOUT_MS: '1000',
 });
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(() => receiver.close());
-afterEach(() => {
-  receiver.received.length = 0;
-  receiver.answer = { status: 200 };
-});
+const receiver = useSharedReceiver();
 
-async function endpointFor(teamId: string, events: string[] = ['guide.created', 'guide.updated', 'guide.deleted']) {
-  const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: teamId }, url: receiver.url, events });
-  const { signing_key } = await t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
-  return { endpoint, signingKey: signing_key as string };
-}
+const endpointFor = (teamId: string, events = ['guide.created', 'guide.updated', 'guide.deleted']) =>
+  endpointWithKey(t, { type: 'team', id: teamId }, receiver.url, events);
 
 describe('delivery', () => {
   it('a new endpoint gets a signed ping, verifiable over the raw body (spec §6.6, §5 rule 8)', async () => {

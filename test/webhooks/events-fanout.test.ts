@@ -3,13 +3,13 @@
 // (teams joining and leaving), the events an endpoint picked, one event id across endpoints, moves,
 // ping origins, first attempts in event order, and writes that cause no event.
 import { mkdtempSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGuide, organizationWithTeams, soloTeam, startTestService, useTestService } from '../support/service.js';
-import { type Received, type Receiver, startReceiver } from '../support/receiver.js';
+import { sleep } from '../support/waiting.js';
+import { deliveries, endpointWithKey, eventTypes, guideData, type Home, parseDeliveries, useTestReceivers } from '../support/webhooks.js';
 
 const APP_URL = 'https://app.example.test/console';
 
@@ -35,67 +35,14 @@ const ENVELOPE_KEYS = ['id', 'created_at', 'team_id', 'organization_id', 'type',
 const RFC3339_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: any;
-}
-
-const open: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((receiver) => receiver.close()));
-});
-
-async function newReceiver(): Promise<Receiver> {
-  const receiver = await startReceiver();
-  open.push(receiver);
-  return receiver;
-}
-
-function parse(received: Received[]): Delivery[] {
-  return received.map((entry) => ({ headers: entry.headers, raw: entry.body, body: JSON.parse(entry.body) }));
-}
-
-/** Waits for `count` deliveries and returns them parsed. */
-async function deliveries(receiver: Receiver, count: number): Promise<Delivery[]> {
-  return parse(await receiver.waitFor(count));
-}
-
-type Home = { type: 'team' | 'organization'; id: string };
+const newReceiver = useTestReceivers();
 
 /** Registers an endpoint on its own receiver and waits for its ping. */
 async function endpointWithReceiver(home: Home, events: string[] = ALL_EVENTS) {
   const receiver = await newReceiver();
-  const endpoint = await t.admin('POST', '/webhook-endpoints', { home, url: receiver.url, events });
-  const { signing_key } = await t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
+  const { endpoint, signingKey } = await endpointWithKey(t, home, receiver.url, events);
   await receiver.waitFor(1);
-  return { receiver, endpoint, signingKey: signing_key as string };
-}
-
-function types(list: Delivery[]): string[] {
-  return list.map((delivery) => delivery.body.type);
-}
-
-function guideSummary(guide: any) {
-  return {
-    id: guide.id,
-    title: guide.title,
-    description: guide.description,
-    permalink: guide.permalink,
-    updated_at: guide.updated_at,
-    team_id: guide.team_id,
-    folder_id: guide.folder_id,
-    language: guide.language,
-    url: `${APP_URL}/guides/${guide.id}`,
-  };
-}
-
-function guideData(guide: any, changed: string[] = []) {
-  return {
-    guide: guideSummary(guide),
-    placement: { team_guides: guide.publish_status === 'PUBLISHED', public_link: guide.is_public },
-    changed,
-  };
+  return { receiver, endpoint, signingKey };
 }
 
 async function newUser(name: string | null = 'Member Person') {
@@ -128,7 +75,7 @@ describe('the envelope of every event type (spec §6.2–§6.6, decisions §6)',
     await t.admin('DELETE', `/teams/${team.id}/members/${user.id}`);
 
     const all = await deliveries(receiver, 11);
-    expect(types(all).sort()).toEqual(
+    expect(eventTypes(all).sort()).toEqual(
       [
         'ping',
         'guide.created',
@@ -169,15 +116,15 @@ describe('the envelope of every event type (spec §6.2–§6.6, decisions §6)',
 
     const createdEvent = one('guide.created', created.id);
     expect(Object.keys(createdEvent.data)).toEqual(['guide', 'placement', 'changed']);
-    expect(createdEvent.data).toStrictEqual(guideData(created));
+    expect(createdEvent.data).toStrictEqual(guideData(created, APP_URL));
     expect(createdEvent.data.guide.url).toBe(`${APP_URL}/guides/${created.id}`);
     expect(createdEvent.data.placement).toStrictEqual({ team_guides: true, public_link: true });
     expect(createdEvent.data.guide.folder_id).toBe(folderId);
     expect(createdEvent.data.guide.language).toBe('pt-BR');
 
-    expect(one('guide.updated', created.id).data).toStrictEqual(guideData(updated, ['title']));
-    expect(one('guide.ready', toFinish.id).data).toStrictEqual(guideData(ready));
-    expect(one('guide.failed', toFail.id).data).toStrictEqual(guideData(failed));
+    expect(one('guide.updated', created.id).data).toStrictEqual(guideData(updated, APP_URL, ['title']));
+    expect(one('guide.ready', toFinish.id).data).toStrictEqual(guideData(ready, APP_URL));
+    expect(one('guide.failed', toFail.id).data).toStrictEqual(guideData(failed, APP_URL));
     expect(one('guide.created', toFinish.id).data.placement).toStrictEqual({ team_guides: false, public_link: false });
 
     expect(one('guide.deleted').data).toStrictEqual({ guide: { id: created.id, team_id: team.id } });
@@ -303,7 +250,7 @@ describe('fan-out to team and organization endpoints (decisions §6)', () => {
     expect(ping.statusCode).toBe(202);
 
     const received = await deliveries(receiver, 4);
-    expect(types(received).sort()).toEqual(['guide.deleted', 'member.joined', 'ping', 'ping']);
+    expect(eventTypes(received).sort()).toEqual(['guide.deleted', 'member.joined', 'ping', 'ping']);
   });
 
   it('one event delivered to a team endpoint and to its organization endpoint has the same event id', async () => {
@@ -339,14 +286,14 @@ describe('moving a guide (decisions §6)', () => {
     const atNew = (await deliveries(newEndpoint.receiver, 3)).slice(1);
 
     const deleted = atOld.find((d) => d.body.type === 'guide.deleted');
-    expect(types(atOld).sort()).toEqual(['guide.created', 'guide.deleted']);
+    expect(eventTypes(atOld).sort()).toEqual(['guide.created', 'guide.deleted']);
     expect(deleted!.body.team_id).toBe(from.team.id);
     expect(deleted!.body.data).toStrictEqual({ guide: { id: guide.id, team_id: from.team.id } });
 
     const created = atNew.find((d) => d.body.type === 'guide.created' && d.body.data.guide.id === guide.id);
-    expect(types(atNew)).toEqual(['guide.created', 'guide.created']);
+    expect(eventTypes(atNew)).toEqual(['guide.created', 'guide.created']);
     expect(created!.body.team_id).toBe(to.team.id);
-    expect(created!.body.data).toStrictEqual(guideData(moved));
+    expect(created!.body.data).toStrictEqual(guideData(moved, APP_URL));
     expect(created!.body.data.guide.team_id).toBe(to.team.id);
   });
 });
@@ -355,23 +302,23 @@ describe('ping origins (decisions §6, §7)', () => {
   it("a team endpoint's ping has the team's id (and its organization's id)", async () => {
     const { team } = await soloTeam(t);
     const solo = await endpointWithReceiver({ type: 'team', id: team.id });
-    const [soloPing] = parse(solo.receiver.received);
+    const [soloPing] = parseDeliveries(solo.receiver.received);
     expect(soloPing!.body).toMatchObject({ type: 'ping', team_id: team.id, organization_id: null });
 
     const { organization, teams } = await organizationWithTeams(t, 'growth', 2);
     const member = await endpointWithReceiver({ type: 'team', id: teams[1].id });
-    const [memberPing] = parse(member.receiver.received);
+    const [memberPing] = parseDeliveries(member.receiver.received);
     expect(memberPing!.body).toMatchObject({ type: 'ping', team_id: teams[1].id, organization_id: organization.id });
   });
 
   it("an organization endpoint's ping has the organization's own id while it has no team, then its oldest team's id", async () => {
     const organization = await t.admin('POST', '/organizations', { name: 'Empty org', plan: 'growth' });
     const { receiver, endpoint } = await endpointWithReceiver({ type: 'organization', id: organization.id });
-    const [first] = parse(receiver.received);
+    const [first] = parseDeliveries(receiver.received);
     expect(first!.body).toMatchObject({ type: 'ping', team_id: organization.id, organization_id: organization.id });
 
     const oldest = await t.admin('POST', '/teams', { name: 'Zulu (oldest)', organization_id: organization.id });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     await t.admin('POST', '/teams', { name: 'Alpha (newer)', organization_id: organization.id });
 
     const answer = await t.adminRaw('POST', `/webhook-endpoints/${endpoint.id}/ping`);
@@ -394,9 +341,9 @@ describe('ping origins (decisions §6, §7)', () => {
 
     await createGuide(t, team.id, { title: 'sentinel' });
     const atOther = await deliveries(other.receiver, 2);
-    expect(types(atOther)).toEqual(['ping', 'guide.created']);
+    expect(eventTypes(atOther)).toEqual(['ping', 'guide.created']);
     // The sentinel also goes to the pinged endpoint; let it arrive before the receiver closes.
-    expect(types(await deliveries(pinged.receiver, 3))).toEqual(['ping', 'ping', 'guide.created']);
+    expect(eventTypes(await deliveries(pinged.receiver, 3))).toEqual(['ping', 'ping', 'guide.created']);
   });
 });
 
@@ -460,7 +407,7 @@ describe('writes tied to no event (spec §6.3, §6.5; decisions §7)', () => {
 
     const sentinel = await t.admin('PATCH', `/guides/${guide.id}`, { title: 'Sentinel' });
     const after = (await deliveries(receiver, 4)).slice(3);
-    expect(types(after)).toEqual(['guide.updated']);
+    expect(eventTypes(after)).toEqual(['guide.updated']);
     expect(after[0]!.body.data.changed).toEqual(['title']);
     expect(after[0]!.body.data.guide.updated_at).toBe(sentinel.updated_at);
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../http/admin/helpers.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { createGuide, soloTeam, startTestService, type TestService } from '../support/service.js';
+import { eventually, sleep } from '../support/waiting.js';
 
 interface Mail {
   from: string;
@@ -45,16 +46,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('pause e-mail over SMTP (decisions §1, §6)', () => {
   let t: TestService;
   afterAll(() => t.close());
@@ -75,13 +66,13 @@ describe('pause e-mail over SMTP (decisions §1, §6)', () => {
     const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: receiver.url, events: ['guide.created'] });
     await createGuide(t, team.id);
 
-    const [sentMail] = await eventually(async () => {
+    const [sentMail] = await eventually('the pause e-mail to be listed as sent', async () => {
       const list = await t.admin('GET', '/mail');
       return list.length > 0 && list[0].sent_at ? list : null;
     });
     expect(sentMail.to).toEqual(['admin@team.test']);
     expect(sentMail.subject).toContain(receiver.url);
-    const delivered = await eventually(async () => (mails.length > 0 ? mails : null));
+    const delivered = await eventually('the pause e-mail to reach the SMTP server', async () => (mails.length > 0 ? mails : null));
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.from).toBe('hooks@service.test');
     expect(delivered[0]!.to).toEqual(['admin@team.test']);
@@ -100,7 +91,7 @@ describe('wake-up (issue: delivery speed)', () => {
       await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: receiver.url, events: ['guide.created'] });
       await receiver.waitFor(1);
       // Nothing is due now, so the worker sleeps for up to a minute; only the wake-up can bring it back.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       await createGuide(t, team.id);
       const [, created] = await receiver.waitFor(2, 10_000);
       expect(created!.headers['x-service-event']).toBe('guide.created');

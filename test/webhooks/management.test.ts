@@ -1,9 +1,7 @@
 // The webhook rows of the management API (decisions §6, §7; spec §5 rule 8, §6.1): endpoints, their
 // signing key, the Deliveries list and resend, the 30 days the list is kept, and keys kept out of the log.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectConflict,
   expectInvalid,
@@ -12,8 +10,19 @@ import {
   RFC3339_MS,
   UNKNOWN_ID,
 } from '../http/admin/helpers.js';
-import { type Received, type Receiver, startReceiver } from '../support/receiver.js';
-import { createGuide, organizationWithTeams, soloTeam, startTestService, type TestService, useTestService } from '../support/service.js';
+import type { Received, Receiver } from '../support/receiver.js';
+import { createGuide, organizationWithTeams, soloTeam, type TestService, useTestService } from '../support/service.js';
+import { eventually, sleep } from '../support/waiting.js';
+import {
+  allAttempts,
+  closedPortUrl,
+  createEndpoint,
+  deliveriesPage,
+  eventIdOf,
+  requestsOfType,
+  signingKeyOf,
+  useWebhookFixtures,
+} from '../support/webhooks.js';
 
 const BASE_ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -44,91 +53,11 @@ const ATTEMPT_FIELDS = [
   'status',
 ];
 
-let receiver: Receiver;
-const cleanup: (() => Promise<unknown>)[] = [];
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-  // The receiver closes once its keep-alive connections are idle: let the shared service finish what it sends.
-  await settle(t);
-  await receiver.close();
-});
-afterAll(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (a while at most) until the service has no attempt scheduled or in flight. */
-async function settle(s: TestService, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const busy = await s.service.ctx.db
-      .selectFrom('webhook_attempts')
-      .select('id')
-      .where('status', 'in', ['scheduled', 'sending'])
-      .limit(1)
-      .execute();
-    if (busy.length === 0) return;
-    await sleep(20);
-  }
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-async function ownService(env: Record<string, string> = {}, options: Parameters<typeof startTestService>[1] = {}): Promise<TestService> {
-  const service = await startTestService({ ...BASE_ENV, ...env }, options);
-  cleanup.push(() => service.close());
-  return service;
-}
-
-async function otherReceiver(): Promise<Receiver> {
-  const other = await startReceiver();
-  cleanup.push(() => other.close());
-  return other;
-}
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/hook`;
-}
-
-const eventIdOf = (request: Received) => JSON.parse(request.body).id as string;
-const ofType = (r: Receiver, type: string) => r.received.filter((request) => request.headers['x-service-event'] === type);
+const { receiver, ownService, otherReceiver } = useWebhookFixtures(t, BASE_ENV);
 
 /** Waits for the `n`-th request of `type` and answers it. */
 async function nthOfType(r: Receiver, type: string, n = 1): Promise<Received> {
-  return eventually(`${n} ${type} deliveries`, async () => ofType(r, type)[n - 1]);
-}
-
-async function page(s: TestService, endpointId: string, query: Record<string, string> = {}) {
-  const response = await s.adminRaw('GET', `/webhook-endpoints/${endpointId}/deliveries?${new URLSearchParams(query)}`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as { data: any[]; next_cursor: string | null };
-}
-
-async function allAttempts(s: TestService, endpointId: string, query: Record<string, string> = {}): Promise<any[]> {
-  const items: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const body = await page(s, endpointId, { ...query, limit: '100', ...(cursor ? { cursor } : {}) });
-    items.push(...body.data);
-    cursor = body.next_cursor;
-  } while (cursor);
-  return items;
+  return eventually(`${n} ${type} deliveries`, async () => requestsOfType(r, type)[n - 1]);
 }
 
 /** Waits until no attempt of the endpoint is scheduled or in flight. */
@@ -140,12 +69,7 @@ async function quiet(s: TestService, endpointId: string): Promise<any[]> {
 }
 
 async function newEndpoint(s: TestService, teamId: string, url = receiver.url, events = ['guide.created', 'guide.updated', 'guide.deleted']) {
-  const endpoint = await s.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: teamId }, url, events });
-  return endpoint;
-}
-
-async function signingKey(s: TestService, endpointId: string): Promise<string> {
-  return (await s.admin('GET', `/webhook-endpoints/${endpointId}/signing-key`)).signing_key;
+  return createEndpoint(s, { type: 'team', id: teamId }, url, events);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -287,7 +211,7 @@ describe('GET, PATCH and DELETE /webhook-endpoints (decisions §7)', () => {
     const deleted = await nthOfType(moved, 'guide.deleted');
     expect(JSON.parse(deleted.body).data.guide.id).toBe(guide.id);
     await sleep(200);
-    expect(ofType(moved, 'guide.created')).toEqual([]);
+    expect(requestsOfType(moved, 'guide.created')).toEqual([]);
     expect(receiver.received.map((r) => r.headers['x-service-event'])).toEqual(['ping']);
   });
 
@@ -325,7 +249,7 @@ describe('signing key (spec §5 rule 8; decisions §6, §7)', () => {
   it('GET /signing-key answers the key that signs every delivery to the endpoint', async () => {
     const { team } = await soloTeam(t);
     const endpoint = await newEndpoint(t, team.id);
-    const key = await signingKey(t, endpoint.id);
+    const key = await signingKeyOf(t, endpoint.id);
     expect(key).toEqual(expect.any(String));
     expect(key.length).toBeGreaterThanOrEqual(16);
     await createGuide(t, team.id);
@@ -338,13 +262,13 @@ describe('signing key (spec §5 rule 8; decisions §6, §7)', () => {
     const { team } = await soloTeam(t);
     const endpoint = await newEndpoint(t, team.id);
     await nthOfType(receiver, 'ping');
-    const oldKey = await signingKey(t, endpoint.id);
+    const oldKey = await signingKeyOf(t, endpoint.id);
     const response = await t.adminRaw('POST', `/webhook-endpoints/${endpoint.id}/signing-key/rotate`);
     expect(response.statusCode, response.body).toBe(200);
     const newKey = response.json().data.signing_key;
     expect(newKey).toEqual(expect.any(String));
     expect(newKey).not.toBe(oldKey);
-    expect(await signingKey(t, endpoint.id)).toBe(newKey);
+    expect(await signingKeyOf(t, endpoint.id)).toBe(newKey);
     await createGuide(t, team.id);
     const next = await nthOfType(receiver, 'guide.created');
     const signature = String(next.headers['x-service-signature']);
@@ -374,7 +298,7 @@ describe('GET /webhook-endpoints/{id}/deliveries (decisions §6, §7)', () => {
 
   it('lists every attempt with every field decisions §6 names, matching exactly what the receiver got', async () => {
     const { endpoint, attempts } = await historyWithARetry(t);
-    const key = await signingKey(t, endpoint.id);
+    const key = await signingKeyOf(t, endpoint.id);
     expect(attempts).toHaveLength(3);
     for (const attempt of attempts) {
       expect(Object.keys(attempt).sort()).toEqual(ATTEMPT_FIELDS);
@@ -438,7 +362,7 @@ describe('GET /webhook-endpoints/{id}/deliveries (decisions §6, §7)', () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const body = await page(t, endpoint.id, { limit: String(limit), ...(cursor ? { cursor } : {}) });
+        const body = await deliveriesPage(t, endpoint.id, { limit: String(limit), ...(cursor ? { cursor } : {}) });
         expect(body.data.length).toBeLessThanOrEqual(limit);
         walked.push(...body.data);
         cursor = body.next_cursor;
@@ -455,7 +379,7 @@ describe('GET /webhook-endpoints/{id}/deliveries (decisions §6, §7)', () => {
     for (let i = 0; i < 3; i++) await createGuide(t, team.id);
     await nthOfType(receiver, 'guide.created', 3);
     await quiet(t, endpoint.id);
-    const { next_cursor: cursor } = await page(t, endpoint.id, { limit: '1' });
+    const { next_cursor: cursor } = await deliveriesPage(t, endpoint.id, { limit: '1' });
     expect(cursor).toEqual(expect.any(String));
     const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
     const tampered = [flip(cursor!, 0), flip(cursor!, cursor!.length - 1), flip(cursor!, cursor!.indexOf('.') - 1), `${cursor}x`, 'not-a-cursor', cursor!.split('.')[0]!];
@@ -485,8 +409,8 @@ describe('GET /webhook-endpoints/{id}/deliveries (decisions §6, §7)', () => {
     expect(delivered).toHaveLength(3);
     expect(await allAttempts(t, endpoint.id, { status: 'missed' })).toEqual([]);
     // Paging inside the filter.
-    const first = await page(t, endpoint.id, { status: 'failed', limit: '3' });
-    const second = await page(t, endpoint.id, { status: 'failed', limit: '3', cursor: first.next_cursor! });
+    const first = await deliveriesPage(t, endpoint.id, { status: 'failed', limit: '3' });
+    const second = await deliveriesPage(t, endpoint.id, { status: 'failed', limit: '3', cursor: first.next_cursor! });
     expect([...first.data, ...second.data].map((a) => a.id)).toEqual(failed.map((a) => a.id));
     expect(second.next_cursor).toBeNull();
     expectInvalid(await t.adminRaw('GET', `/webhook-endpoints/${endpoint.id}/deliveries?status=lost`), 'status');
@@ -518,7 +442,7 @@ describe('POST /deliveries/{id}/resend (spec §3.4; decisions §7)', () => {
     expect(resent.headers['x-service-delivery']).toBe(attempt.id);
     expect(resent.body).toBe(original.body);
     expect(eventIdOf(resent)).toBe(eventIdOf(original));
-    expect(await verify(await signingKey(t, endpoint.id), resent.body, String(resent.headers['x-service-signature']))).toBe(true);
+    expect(await verify(await signingKeyOf(t, endpoint.id), resent.body, String(resent.headers['x-service-signature']))).toBe(true);
     const after = (await quiet(t, endpoint.id)).filter((a) => a.event_id === delivered.event_id);
     expect(after.map((a) => [a.attempt_number, a.status])).toEqual([
       [2, 'delivered'],
@@ -592,9 +516,9 @@ describe('signing keys never appear in the log (spec §5 rule 8)', () => {
       return created % 2 === 1 ? { status: 500, body: 'no' } : { status: 200 };
     };
     const endpoint = await newEndpoint(s, team.id);
-    keys.push(await signingKey(s, endpoint.id));
+    keys.push(await signingKeyOf(s, endpoint.id));
     keys.push((await s.admin('POST', `/webhook-endpoints/${endpoint.id}/signing-key/rotate`)).signing_key);
-    keys.push(await signingKey(s, endpoint.id));
+    keys.push(await signingKeyOf(s, endpoint.id));
     await createGuide(s, team.id);
     await nthOfType(receiver, 'guide.created', 2);
     keys.push((await s.admin('POST', `/webhook-endpoints/${endpoint.id}/signing-key/rotate`)).signing_key);
@@ -602,12 +526,12 @@ describe('signing keys never appear in the log (spec §5 rule 8)', () => {
     await nthOfType(receiver, 'ping', 2);
     // An endpoint that cannot be reached, and one that hangs.
     const refused = await newEndpoint(s, team.id, await closedPortUrl());
-    keys.push(await signingKey(s, refused.id));
+    keys.push(await signingKeyOf(s, refused.id));
     await eventually('the refused ping to run out of retries', async () => ((await quiet(s, refused.id)).length === 4 ? true : null));
     const hanging = await otherReceiver();
     hanging.answer = 'hang';
     const slow = await newEndpoint(s, team.id, hanging.url);
-    keys.push(await signingKey(s, slow.id));
+    keys.push(await signingKeyOf(s, slow.id));
     await hanging.waitFor(1);
     await quiet(s, endpoint.id);
     // A failing resend too, and a refused one.

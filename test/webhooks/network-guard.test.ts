@@ -12,6 +12,7 @@ import { isPublicAddress, type Resolver } from '../../src/webhooks/network-guard
 import { WebhookSender } from '../../src/webhooks/sender.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { soloTeam, startTestService, type TestService } from '../support/service.js';
+import { useSharedReceiver, waitForAttempts } from '../support/webhooks.js';
 
 const PUBLIC_ADDRESS = '93.184.216.34';
 
@@ -36,16 +37,6 @@ function tableResolver(table: Record<string, (call: number) => LookupAddress[]>)
     queueMicrotask(() => (entry ? callback(null, entry(call)) : callback(notFound(hostname), [])));
   };
   return { resolver, calls };
-}
-
-async function waitForAttempts(t: TestService, endpointId: string, done: (attempts: any[]) => boolean, timeoutMs = 10_000): Promise<any[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const attempts: any[] = await t.admin('GET', `/webhook-endpoints/${endpointId}/deliveries`);
-    if (done(attempts)) return attempts;
-    if (Date.now() > deadline) throw new Error(`deliveries did not reach the expected state: ${JSON.stringify(attempts, null, 2)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const byAttemptNumber = (attempts: any[]) => [...attempts].sort((a, b) => a.attempt_number - b.attempt_number);
@@ -263,14 +254,7 @@ describe('DNS rebinding: the address is checked again at each delivery (decision
 });
 
 describe('the check applies to the address actually connected to (decisions §6): WebhookSender', () => {
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
-  afterEach(() => {
-    receiver.received.length = 0;
-  });
+  const receiver = useSharedReceiver();
 
   const delivery = (url: string) => ({ url, headers: { 'content-type': 'application/json' }, body: '{"type":"ping"}' });
 

@@ -8,18 +8,11 @@ import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Received, type Receiver, startReceiver } from '../support/receiver.js';
 import { createGuide, soloTeam, startTestService, type TestService } from '../support/service.js';
+import { eventually, sleep } from '../support/waiting.js';
+import { allAttempts, eventIdOf } from '../support/webhooks.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+/** How long a wait across a restart may take. */
+const RESTART_WAIT_MS = 15_000;
 
 let receiver: Receiver;
 let running: TestService[] = [];
@@ -51,22 +44,6 @@ async function stop(s: TestService): Promise<void> {
   await s.close();
 }
 
-async function allAttempts(s: TestService, endpointId: string): Promise<any[]> {
-  const items: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
-    const response = await s.adminRaw('GET', `/webhook-endpoints/${endpointId}/deliveries?${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    items.push(...body.data);
-    cursor = body.next_cursor;
-  } while (cursor);
-  return items;
-}
-
-const eventIdOf = (request: Received) => JSON.parse(request.body).id as string;
-
 /** The attempts' states in the database file, read while no service has it open. */
 function statusesIn(databaseUrl: string, endpointId: string): { event_id: string; attempt_number: number; status: string }[] {
   const db = new SQLite(databaseUrl.slice('file:'.length), { readonly: true });
@@ -92,7 +69,7 @@ describe('a delivery that was due when the process stopped is sent after it star
     const failed = await eventually('the first attempt to fail with a retry scheduled', async () => {
       const attempt = (await allAttempts(first, endpoint.id)).find((a) => a.event_type === 'guide.created' && a.attempt_number === 1);
       return attempt?.status === 'failed' && attempt.next_attempt_at ? attempt : null;
-    });
+    }, RESTART_WAIT_MS);
     await stop(first);
     expect(statusesIn(database, endpoint.id).filter((row) => row.event_id === failed.event_id).map((row) => [row.attempt_number, row.status])).toEqual([
       [1, 'failed'],
@@ -115,7 +92,7 @@ describe('a delivery that was due when the process stopped is sent after it star
     const attempts = await eventually('the retry to be recorded as delivered', async () => {
       const list = (await allAttempts(second, endpoint.id)).filter((a) => a.event_id === eventId);
       return list.some((a) => a.status === 'delivered') ? list : null;
-    });
+    }, RESTART_WAIT_MS);
     await sleep(2500); // longer than the whole retry schedule: a second send would have come by now
     const ofEvent = receiver.received.filter((r) => eventIdOf(r) === eventId);
     expect(ofEvent).toHaveLength(2); // the failed first attempt and the retry, once
@@ -164,7 +141,7 @@ describe('a delivery that was due when the process stopped is sent after it star
     await eventually('every event to be delivered', async () => {
       const delivered = new Set(succeeded.map(eventIdOf));
       return expected.every((id) => delivered.has(id)) ? true : null;
-    });
+    }, RESTART_WAIT_MS);
     await sleep(1500); // longer than the retry schedule: a duplicate would have come by now
 
     const successesPerEvent = new Map<string, number>();

@@ -1,15 +1,26 @@
 // Outcomes, retries and pausing of webhook deliveries (spec §3.3, §3.4, §5 rule 8, §6.1; decisions §1, §6,
 // §7): what counts as a success, the retry schedule, 410 and long failure pausing with its one e-mail,
 // missed deliveries and resume, and the 4 KiB kept of an answer.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { retryDelayMs } from '../../src/webhooks/retry-schedule.js';
 import { createUser, expectConflict } from '../http/admin/helpers.js';
-import { type Received, type Receiver, startReceiver } from '../support/receiver.js';
-import { createGuide, organizationWithTeams, soloTeam, startTestService, type TestService, useTestService } from '../support/service.js';
+import type { Receiver } from '../support/receiver.js';
+import { createGuide, organizationWithTeams, soloTeam, type TestService, useTestService } from '../support/service.js';
+import { eventually, sleep } from '../support/waiting.js';
+import {
+  allAttempts,
+  attemptsOf,
+  closedPortUrl,
+  createEndpoint,
+  eventIdOf,
+  type Home,
+  requestsForEvent,
+  settledAttempts,
+  signingKeyOf,
+  useWebhookFixtures,
+} from '../support/webhooks.js';
 
 const BASE_ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', WEBHOOK_TIMEOUT_MS: '300' };
 /** N = 3 retries, each with its own delay so that the order of the schedule shows. */
@@ -19,108 +30,7 @@ const t = useTestService({ ...BASE_ENV, WEBHOOK_RETRY_DELAYS: DELAYS_MS.map((ms)
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-let receiver: Receiver;
-const cleanup: (() => Promise<unknown>)[] = [];
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-  // The receiver closes once its keep-alive connections are idle: let the shared service finish what it sends.
-  await settle(t);
-  await receiver.close();
-});
-afterAll(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (a while at most) until the service has no attempt scheduled or in flight. */
-async function settle(s: TestService, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const busy = await s.service.ctx.db
-      .selectFrom('webhook_attempts')
-      .select('id')
-      .where('status', 'in', ['scheduled', 'sending'])
-      .limit(1)
-      .execute();
-    if (busy.length === 0) return;
-    await sleep(20);
-  }
-}
-
-/** Polls `probe` until it answers something truthy; fails after the deadline. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-async function ownService(env: Record<string, string>, options: Parameters<typeof startTestService>[1] = {}): Promise<TestService> {
-  const service = await startTestService({ ...BASE_ENV, ...env }, options);
-  cleanup.push(() => service.close());
-  return service;
-}
-
-async function otherReceiver(): Promise<Receiver> {
-  const other = await startReceiver();
-  cleanup.push(() => other.close());
-  return other;
-}
-
-/** A URL on a port where nothing listens. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/hook`;
-}
-
-/** Every attempt to an endpoint, newest first, walking all pages of the Deliveries list. */
-async function allAttempts(s: TestService, endpointId: string): Promise<any[]> {
-  const items: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
-    const response = await s.adminRaw('GET', `/webhook-endpoints/${endpointId}/deliveries?${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    items.push(...body.data);
-    cursor = body.next_cursor;
-  } while (cursor);
-  return items;
-}
-
-/** The attempts of one event, by attempt number. */
-async function attemptsOf(s: TestService, endpointId: string, eventId: string): Promise<any[]> {
-  return (await allAttempts(s, endpointId)).filter((a) => a.event_id === eventId).sort((a, b) => a.attempt_number - b.attempt_number);
-}
-
-const isFinal = (attempt: any) => attempt.status === 'delivered' || attempt.status === 'missed' || (attempt.status === 'failed' && attempt.next_attempt_at === null);
-
-/** Waits until the chain of attempts of an event has ended (delivered, or failed with no retry due). */
-async function settledAttempts(s: TestService, endpointId: string, eventId: string, timeoutMs = 10_000): Promise<any[]> {
-  return eventually(
-    `the attempts of event ${eventId} to settle`,
-    async () => {
-      const attempts = await attemptsOf(s, endpointId, eventId);
-      const last = attempts[attempts.length - 1];
-      return last && isFinal(last) ? attempts : null;
-    },
-    timeoutMs,
-  );
-}
-
-const eventIdOf = (request: Received) => JSON.parse(request.body).id as string;
-const requestsOf = (r: Receiver, type: string) => r.received.filter((request) => request.headers['x-service-event'] === type);
-const requestsFor = (r: Receiver, eventId: string) => r.received.filter((request) => eventIdOf(request) === eventId);
+const { receiver, ownService, otherReceiver } = useWebhookFixtures(t, BASE_ENV);
 
 /** The event a write recorded for the endpoint: the newest event id among its attempts of that type. */
 async function newestEventId(s: TestService, endpointId: string, type: string): Promise<string> {
@@ -130,14 +40,13 @@ async function newestEventId(s: TestService, endpointId: string, type: string): 
 /** Registers a team (or organization) endpoint on `url` and waits until its ping is done with. */
 async function newEndpoint(
   s: TestService,
-  home: { type: 'team' | 'organization'; id: string },
+  home: Home,
   url: string,
   events: string[] = ['guide.created'],
 ): Promise<{ id: string; url: string; signingKey: string; pingEventId: string }> {
-  const endpoint = await s.admin('POST', '/webhook-endpoints', { home, url, events });
+  const endpoint = await createEndpoint(s, home, url, events);
   const pingEventId = await newestEventId(s, endpoint.id, 'ping');
-  const { signing_key } = await s.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
-  return { id: endpoint.id, url: endpoint.url, signingKey: signing_key, pingEventId };
+  return { id: endpoint.id, url: endpoint.url, signingKey: await signingKeyOf(s, endpoint.id), pingEventId };
 }
 
 /** A team endpoint whose ping was answered 200; then the receiver answers `answer`. */
@@ -191,7 +100,7 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
     const { eventId } = await guideCreatedEvent(t, team.id, endpoint.id);
     const attempts = await settledAttempts(t, endpoint.id, eventId);
     await sleep(DELAYS_MS[0]! * 4); // long enough for a retry to have been sent, if one were due
-    expect(requestsFor(receiver, eventId)).toHaveLength(1);
+    expect(requestsForEvent(receiver, eventId)).toHaveLength(1);
     expect(await attemptsOf(t, endpoint.id, eventId)).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status: 'delivered', response_status: status, error: null, next_attempt_at: null });
   });
@@ -202,7 +111,7 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
     const attempts = await settledAttempts(t, endpoint.id, eventId);
     expect(attempts.map((a) => a.attempt_number)).toEqual([1, 2, 3, 4]);
     for (const attempt of attempts) expect(attempt).toMatchObject({ status: 'failed', response_status: status });
-    expect(requestsFor(receiver, eventId)).toHaveLength(4);
+    expect(requestsForEvent(receiver, eventId)).toHaveLength(4);
   });
 
   it.each([302, 301])('a %i redirect is a failure that is retried, and is not followed: the Location target receives nothing', async (status) => {
@@ -215,7 +124,7 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
       expect(attempt).toMatchObject({ status: 'failed', response_status: status });
       expect(attempt.error).toEqual(expect.any(String));
     }
-    expect(requestsFor(receiver, eventId)).toHaveLength(4);
+    expect(requestsForEvent(receiver, eventId)).toHaveLength(4);
     expect(target.received).toHaveLength(0);
   });
 
@@ -228,14 +137,14 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
       expect(attempt).toMatchObject({ status: 'failed', response_status: null });
       expect(attempt.error).toEqual(expect.any(String));
     }
-    expect(requestsFor(receiver, eventId)).toHaveLength(4);
+    expect(requestsForEvent(receiver, eventId)).toHaveLength(4);
   });
 
   it('while an attempt waits for its answer, the worker waits too instead of polling for the attempts queued behind it', async () => {
     const s = await ownService({ WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_DELAYS: '1h' });
     const { team, endpoint } = await teamEndpointAnswering(s, 'hang');
     const first = await guideCreatedEvent(s, team.id, endpoint.id);
-    await eventually('the first attempt to be in flight', () => requestsFor(receiver, first.eventId).length === 1);
+    await eventually('the first attempt to be in flight', () => requestsForEvent(receiver, first.eventId).length === 1);
     const queued = await guideCreatedEvent(s, team.id, endpoint.id); // due now, but waits behind the first
     await sleep(100);
     // Every worker cycle reads the service clock; count the reads for a second in which nothing can be sent.
@@ -247,7 +156,7 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
     };
     await sleep(1000);
     s.clock.now = now;
-    expect(requestsFor(receiver, queued.eventId)).toHaveLength(0);
+    expect(requestsForEvent(receiver, queued.eventId)).toHaveLength(0);
     expect(reads, 'clock reads by the worker in one idle second').toBeLessThan(100);
   });
 
@@ -275,7 +184,7 @@ describe('the retry schedule (decisions §1, §6; spec §3.4)', () => {
     expect(after.map((a) => a.attempt_number)).toEqual([1, 2, 3, 4]);
     expect(after.every((a) => a.status === 'failed')).toBe(true);
     expect(after[3].next_attempt_at).toBeNull();
-    expect(requestsFor(receiver, eventId)).toHaveLength(DELAYS_MS.length + 1);
+    expect(requestsForEvent(receiver, eventId)).toHaveLength(DELAYS_MS.length + 1);
   });
 
   it('the Deliveries list shows next_attempt_at on each failed attempt before the last, the due_at of the retry it announced, at least its delay less 10 % of jitter later', async () => {
@@ -292,7 +201,7 @@ describe('the retry schedule (decisions §1, §6; spec §3.4)', () => {
       expect(Date.parse(retry.sent_at)).toBeGreaterThanOrEqual(Date.parse(retry.due_at));
     }
     // The receiver saw the retries no earlier than the schedule allows, in its order.
-    const seen = requestsFor(receiver, eventId);
+    const seen = requestsForEvent(receiver, eventId);
     for (let k = 0; k < DELAYS_MS.length; k++) expect(seen[k + 1]!.at - seen[k]!.at).toBeGreaterThanOrEqual(DELAYS_MS[k]! * 0.9 - 2);
   });
 
@@ -300,7 +209,7 @@ describe('the retry schedule (decisions §1, §6; spec §3.4)', () => {
     const { team, endpoint } = await teamEndpointAnswering(t, { status: 500 });
     const { eventId } = await guideCreatedEvent(t, team.id, endpoint.id);
     const attempts = await settledAttempts(t, endpoint.id, eventId);
-    const seen = requestsFor(receiver, eventId);
+    const seen = requestsForEvent(receiver, eventId);
     expect(seen).toHaveLength(4);
     expect(new Set(seen.map((r) => r.body)).size).toBe(1);
     expect(seen[0]!.body).toBe(attempts[0].request_body);
@@ -350,7 +259,7 @@ describe('410 pauses at once; paused endpoints miss events until resumed (spec �
     // Its pending retry became missed rather than being sent.
     expect(attempts.slice(1).every((a) => a.status === 'missed')).toBe(true);
     await sleep(DELAYS_MS[0]! * 4);
-    expect(requestsFor(receiver, first.eventId)).toHaveLength(1);
+    expect(requestsForEvent(receiver, first.eventId)).toHaveLength(1);
     const mails = await mail(t);
     expect(mails.filter((m) => m.to.includes(admin.email) || m.subject.includes(endpoint.url) || m.text.includes(endpoint.url))).toEqual([]);
   });
@@ -383,7 +292,7 @@ describe('410 pauses at once; paused endpoints miss events until resumed (spec �
     // Active again: a new event is delivered.
     const next = await guideCreatedEvent(t, team.id, endpoint.id);
     expect((await settledAttempts(t, endpoint.id, next.eventId)).map((a) => a.status)).toEqual(['delivered']);
-    expect(requestsFor(receiver, next.eventId)).toHaveLength(1);
+    expect(requestsForEvent(receiver, next.eventId)).toHaveLength(1);
   });
 
   it('resume with redeliver_missed: true sends every missed delivery, oldest first', async () => {
@@ -486,7 +395,7 @@ describe('nothing but failures for WEBHOOK_PAUSE_AFTER_MS pauses the endpoint, w
     await eventually('the ping to fail', async () => (await attemptsOf(s, endpoint.id, endpoint.pingEventId))[0]?.status === 'failed');
     receiver.answer = 'hang';
     const { eventId } = await guideCreatedEvent(s, team.id, endpoint.id);
-    await eventually('the guide.created attempt to be in flight', () => requestsFor(receiver, eventId).length === 1);
+    await eventually('the guide.created attempt to be in flight', () => requestsForEvent(receiver, eventId).length === 1);
 
     // The once-a-minute check pauses the endpoint while that attempt is still waiting for an answer.
     s.clock.advance(61_000);

@@ -2,10 +2,10 @@
 // lowercase hex HMAC-SHA256 of the raw body bytes, keyed with the endpoint's signing key as UTF-8.
 import { createHmac } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newSigningKey, signBody } from '../../src/webhooks/signing.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
 import { soloTeam, useTestService } from '../support/service.js';
+import { endpointWithKey, useSharedReceiver, waitForAttempts } from '../support/webhooks.js';
 
 /** The expected signature, computed here from bytes, independently of the service. */
 function expectedSignature(key: string, body: Buffer): string {
@@ -110,32 +110,14 @@ describe('newSigningKey (spec §5 rule 8)', () => {
 
 describe('signed deliveries end to end (spec §5 rule 8, §6.1; decisions §6)', () => {
   const t = useTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', WEBHOOK_TIMEOUT_MS: '2000' });
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
-  afterEach(() => {
-    receiver.received.length = 0;
-    receiver.answer = { status: 200 };
-  });
+  const receiver = useSharedReceiver();
 
-  async function endpointFor(teamId: string) {
-    const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: teamId }, url: receiver.url, events: ['guide.created', 'guide.updated'] });
-    const { signing_key } = await t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
-    return { endpoint, signingKey: signing_key as string };
-  }
+  const endpointFor = (teamId: string) => endpointWithKey(t, { type: 'team', id: teamId }, receiver.url, ['guide.created', 'guide.updated']);
 
   /** The attempt of `eventType` once its outcome is recorded. */
   async function recordedAttempt(endpointId: string, eventType: string, timeoutMs = 10_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const attempts: any[] = await t.admin('GET', `/webhook-endpoints/${endpointId}/deliveries`);
-      const found = attempts.find((a) => a.event_type === eventType && a.status === 'delivered');
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no delivered ${eventType} attempt: ${JSON.stringify(attempts, null, 2)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const delivered = (attempt: any) => attempt.event_type === eventType && attempt.status === 'delivered';
+    return (await waitForAttempts(t, endpointId, (attempts) => attempts.some(delivered), timeoutMs)).find(delivered);
   }
 
   function expectSignedWith(signingKey: string, delivery: { body: string; headers: Record<string, unknown> }) {

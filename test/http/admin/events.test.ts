@@ -9,6 +9,7 @@ import {
   startTestService,
   useTestService,
 } from '../../support/service.js';
+import { guideSummary } from '../../support/webhooks.js';
 import {
   createUser,
   eventsSince,
@@ -58,17 +59,7 @@ function expectEnvelope(event: any, type: string, teamId: string, organizationId
 function expectGuideData(data: any, guide: any, changed: string[], appUrl = PUBLIC_URL) {
   expect(Object.keys(data).sort()).toEqual(['changed', 'guide', 'placement']);
   expect(Object.keys(data.guide).sort()).toEqual(SUMMARY_KEYS);
-  expect(data.guide).toEqual({
-    id: guide.id,
-    title: guide.title,
-    description: guide.description,
-    permalink: guide.permalink,
-    updated_at: guide.updated_at,
-    team_id: guide.team_id,
-    folder_id: guide.folder_id,
-    language: guide.language,
-    url: `${appUrl}/guides/${guide.id}`,
-  });
+  expect(data.guide).toEqual(guideSummary(guide, appUrl));
   expect(data.placement).toEqual({ team_guides: guide.publish_status === 'PUBLISHED', public_link: guide.is_public });
   expect(data.changed).toEqual(changed);
 }
