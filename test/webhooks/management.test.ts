@@ -3,7 +3,6 @@
 import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import {
-  expectConflict,
   expectInvalid,
   expectNotFound,
   LOWER_UUID,
