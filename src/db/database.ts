@@ -22,14 +22,12 @@ export interface Store {
 // 64-bit integers (bigserial, count) as numbers: every one the service keeps is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export interface StoreOptions {
-  /** Connections in the PostgreSQL pool. */
-  poolSize?: number;
-}
+/** Connections in the PostgreSQL pool of each process (docs/deploy.md sizes max_connections by it). */
+const POOL_SIZE = 20;
 
-export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
+export function openStore(databaseUrl: string): Store {
   if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl.slice('file:'.length));
-  return openPostgres(databaseUrl, options.poolSize ?? 20);
+  return openPostgres(databaseUrl, POOL_SIZE);
 }
 
 function openSqlite(path: string): Store {

@@ -6,18 +6,7 @@ import type { Executor } from './context.js';
 import { newId } from './ids.js';
 import { scheduleAttempt } from './outbox.js';
 
-export type EventType =
-  | 'guide.created'
-  | 'guide.updated'
-  | 'guide.ready'
-  | 'guide.failed'
-  | 'guide.deleted'
-  | 'member.joined'
-  | 'member.left'
-  | 'member.role_changed'
-  | 'ping';
-
-export const EVENT_TYPES: readonly EventType[] = [
+export const EVENT_TYPES = [
   'guide.created',
   'guide.updated',
   'guide.ready',
@@ -27,7 +16,12 @@ export const EVENT_TYPES: readonly EventType[] = [
   'member.left',
   'member.role_changed',
   'ping',
-];
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The events an endpoint can pick; `ping` goes to every endpoint without being picked. */
+export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((type): type is Exclude<EventType, 'ping'> => type !== 'ping');
 
 export interface EventInput {
   type: EventType;

@@ -70,13 +70,3 @@ export async function removeOrganizationAdmin(ctx: DomainContext, organizationId
     .executeTakeFirst();
   if (result.numDeletedRows === 0n) throw new NotFoundError('Organization admin');
 }
-
-export async function listOrganizationAdmins(ctx: DomainContext, organizationId: string): Promise<string[]> {
-  const rows = await ctx.db
-    .selectFrom('organization_admins')
-    .select('user_id')
-    .where('organization_id', '=', organizationId)
-    .orderBy('created_at')
-    .execute();
-  return rows.map((row) => row.user_id);
-}

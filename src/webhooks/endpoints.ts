@@ -5,7 +5,7 @@ import type { WebhookEndpointsTable } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { InvalidInputError, NotFoundError } from '../domain/errors.js';
-import { type EventType, recordEvent } from '../domain/events.js';
+import { recordEvent, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { newId, normalizeId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
 import { type Home, requireTeam } from '../domain/teams.js';
@@ -13,18 +13,6 @@ import { checkPublicUrl, type Resolver } from './network-guard.js';
 import { newSigningKey } from './signing.js';
 
 export type Endpoint = WebhookEndpointsTable;
-
-/** The events an endpoint can pick; `ping` goes to every endpoint without being picked. */
-export const SUBSCRIBABLE_EVENTS: readonly Exclude<EventType, 'ping'>[] = [
-  'guide.created',
-  'guide.updated',
-  'guide.ready',
-  'guide.failed',
-  'guide.deleted',
-  'member.joined',
-  'member.left',
-  'member.role_changed',
-];
 
 export interface EndpointPolicy {
   allowPrivateNetworks: boolean;
@@ -38,6 +26,11 @@ export interface EndpointInput {
 }
 
 /** An absolute http or https URL with a host (decisions §6), on a public address unless allowed. */
+/** The picked events as stored: the subscribable ones, in spec order, space-separated. */
+function storedEvents(picked: readonly string[]): string {
+  return SUBSCRIBABLE_EVENTS.filter((type) => picked.includes(type)).join(' ');
+}
+
 async function checkUrl(policy: EndpointPolicy, url: string): Promise<void> {
   let parsed: URL;
   try {
@@ -108,7 +101,7 @@ export async function createEndpoint(
       home_id: home.id,
       url: input.url,
       description: input.description ?? null,
-      events: SUBSCRIBABLE_EVENTS.filter((type) => input.events.includes(type)).join(' '),
+      events: storedEvents(input.events),
       signing_key: newSigningKey(),
       status: 'active',
       paused_reason: null,
@@ -140,7 +133,7 @@ export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy,
   const changes: Partial<Endpoint> = { updated_at: timestamp(ctx.clock.now()) };
   if (input.url !== undefined) changes.url = input.url;
   if (input.description !== undefined) changes.description = input.description;
-  if (input.events !== undefined) changes.events = SUBSCRIBABLE_EVENTS.filter((type) => input.events!.includes(type)).join(' ');
+  if (input.events !== undefined) changes.events = storedEvents(input.events);
   await ctx.db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
   return requireEndpoint(ctx.db, id);
 }

@@ -1,7 +1,6 @@
 // Bodies and answers of the webhook part of the management API (decisions §6, §7).
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../../domain/events.js';
-import { SUBSCRIBABLE_EVENTS } from '../../webhooks/endpoints.js';
+import { EVENT_TYPES, SUBSCRIBABLE_EVENTS } from '../../domain/events.js';
 import { Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
 import { Home, WebUrl } from './schemas.js';
 
