@@ -1,5 +1,6 @@
 // The `data` of guide events (spec §6.3, §6.4): a summary and the placement, never the body.
-import type { Executor } from '../context.js';
+import type { DomainContext, Executor } from '../context.js';
+import { requireTeam } from '../teams.js';
 import { type EventType, recordEvent } from '../events.js';
 import type { GuideRow } from './guide-record.js';
 
@@ -40,6 +41,12 @@ export interface GuideEventTarget {
   appUrl: string;
   organizationId: string | null;
   at: Date;
+}
+
+/** Where a team's guide events go: the team, and the organization it is in when the event happens. */
+export async function guideEventTarget(ctx: DomainContext, trx: Executor, teamId: string, at: Date): Promise<GuideEventTarget> {
+  const team = await requireTeam(trx, teamId);
+  return { trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at };
 }
 
 export async function recordGuideEvent(

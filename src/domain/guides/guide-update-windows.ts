@@ -4,15 +4,13 @@
 // worker can close them; closing deletes the row first, so a window is emitted once.
 import { timestamp } from '../clock.js';
 import { type DomainContext, type Executor, markOutboxChanged, transact } from '../context.js';
-import { requireTeam } from '../teams.js';
-import { type ChangeColumn, CHANGE_COLUMNS, recordGuideEvent } from './guide-events.js';
+import { type ChangeColumn, CHANGE_COLUMNS, guideEventTarget, recordGuideEvent } from './guide-events.js';
 import type { GuideRow } from './guide-record.js';
 
 /** Records an edit: at once when coalescing is off, otherwise into the guide's open window. */
 export async function noteGuideUpdate(ctx: DomainContext, trx: Executor, guide: GuideRow, changed: readonly ChangeColumn[], now: Date): Promise<void> {
   if (ctx.settings.coalesceMs === 0) {
-    const team = await requireTeam(trx, guide.team_id);
-    await recordGuideEvent({ trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at: now }, 'guide.updated', guide, changed);
+    await recordGuideEvent(await guideEventTarget(ctx, trx, guide.team_id, now), 'guide.updated', guide, changed);
     return;
   }
   const open = await trx.selectFrom('guide_update_windows').select('changed').where('guide_id', '=', guide.id).executeTakeFirst();
@@ -51,10 +49,9 @@ export async function flushGuideUpdate(ctx: DomainContext, trx: Executor, guideI
   if (!window) return;
   const guide = await trx.selectFrom('guides').selectAll().where('id', '=', guideId).executeTakeFirst();
   if (!guide) return;
-  const team = await requireTeam(trx, guide.team_id);
   const changed = window.changed.split(' ') as ChangeColumn[];
   const at = new Date(Math.min(Date.parse(window.closes_at), now.getTime()));
-  await recordGuideEvent({ trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at }, 'guide.updated', guide, changed);
+  await recordGuideEvent(await guideEventTarget(ctx, trx, guide.team_id, at), 'guide.updated', guide, changed);
 }
 
 /** Emits the windows that have closed by `now`, oldest first, up to a batch; returns how many. */

@@ -7,7 +7,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import { newId, normalizeId } from '../ids.js';
 import { requireTeam } from '../teams.js';
 import { foldCase } from '../text-fold.js';
-import { type ChangeColumn, CHANGE_COLUMNS, type GuideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
+import { type ChangeColumn, CHANGE_COLUMNS, guideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
 import { type GuideRow, type GuideStep, textDirectionOf } from './guide-record.js';
 import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
@@ -83,11 +83,6 @@ async function freshPermalink(trx: Executor, title: string | null): Promise<stri
   }
 }
 
-async function eventTarget(ctx: DomainContext, trx: Executor, teamId: string, at: Date): Promise<GuideEventTarget> {
-  const team = await requireTeam(trx, teamId);
-  return { trx, appUrl: ctx.settings.appUrl, organizationId: team.organization_id, at };
-}
-
 function normalizeIds<T extends GuideFields>(input: T): T {
   return { ...input, owner_id: normalizeId(input.owner_id), folder_id: normalizeId(input.folder_id) };
 }
@@ -96,7 +91,7 @@ export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<
   const input = normalizeIds({ ...given, team_id: given.team_id.toLowerCase() });
   return transact(ctx, async (trx) => {
     const now = ctx.clock.now();
-    const target = await eventTarget(ctx, trx, input.team_id, now);
+    const target = await guideEventTarget(ctx, trx, input.team_id, now);
     await checkOwner(trx, input.owner_id);
     const permalink = input.permalink ?? (await freshPermalink(trx, input.title ?? null));
     if (input.permalink !== undefined) await checkPermalinkFree(trx, permalink, null);
@@ -211,7 +206,7 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
       .where('id', '=', id)
       .execute();
     const settled = await requireGuideRow(trx, id);
-    const target = await eventTarget(ctx, trx, guide.team_id, now);
+    const target = await guideEventTarget(ctx, trx, guide.team_id, now);
     await recordGuideEvent(target, outcome === 'finished' ? 'guide.ready' : 'guide.failed', settled);
     return settled;
   });
@@ -225,7 +220,7 @@ export async function moveGuide(ctx: DomainContext, id: string, teamId: string):
     if (guide.team_id === teamId) return guide;
     const now = ctx.clock.now();
     await flushGuideUpdate(ctx, trx, guide.id, now, false);
-    await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, now), guide);
+    await recordGuideDeleted(await guideEventTarget(ctx, trx, guide.team_id, now), guide);
     // Folders belong to a team, so a moved guide leaves its folder.
     await trx
       .updateTable('guides')
@@ -233,7 +228,7 @@ export async function moveGuide(ctx: DomainContext, id: string, teamId: string):
       .where('id', '=', id)
       .execute();
     const moved = await requireGuideRow(trx, id);
-    await recordGuideEvent(await eventTarget(ctx, trx, teamId, now), 'guide.created', moved);
+    await recordGuideEvent(await guideEventTarget(ctx, trx, teamId, now), 'guide.created', moved);
     return moved;
   });
 }
@@ -244,6 +239,6 @@ export async function deleteGuide(ctx: DomainContext, id: string): Promise<void>
     const now = ctx.clock.now();
     await flushGuideUpdate(ctx, trx, guide.id, now, false);
     await trx.deleteFrom('guides').where('id', '=', id).execute();
-    await recordGuideDeleted(await eventTarget(ctx, trx, guide.team_id, now), guide);
+    await recordGuideDeleted(await guideEventTarget(ctx, trx, guide.team_id, now), guide);
   });
 }
