@@ -213,7 +213,8 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
 }
 
 /** Moves a guide to another team: the old team hears guide.deleted, the new one guide.created. */
-export async function moveGuide(ctx: DomainContext, id: string, teamId: string): Promise<GuideRow> {
+export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string): Promise<GuideRow> {
+  const teamId = normalizeId(toTeamId);
   return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
     await requireTeam(trx, teamId);

@@ -4,6 +4,7 @@ import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
+import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { ProblemError } from '../problem.js';
 import type { RequestRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas/common.js';
@@ -63,6 +64,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
 
   app.addHook('onRequest', adminAuthHook(options.adminToken, options.rateLimit));
   app.setValidatorCompiler(strictBodyValidatorCompiler());
+  app.addHook('preHandler', lowercaseIdParameters);
   // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
   app.addHook('preValidation', async (request) => {
     const field = fieldWithNul(request.body);

@@ -21,8 +21,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request, reply) => {
-      const { home, ...rest } = request.body;
-      const { key, secret } = await createApiKey(ctx, { ...rest, home: { type: home.type, id: home.id.toLowerCase() } });
+      const { key, secret } = await createApiKey(ctx, request.body);
       return reply.code(201).send({ data: key, secret });
     },
   );
@@ -38,14 +37,14 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The keys', Type.Object({ data: Type.Array(Type.Ref('AdminApiKey')) })),
       },
     },
-    async (request) => ({ data: await listApiKeys(ctx, { type: request.query.home_type, id: request.query.home_id.toLowerCase() }) }),
+    async (request) => ({ data: await listApiKeys(ctx, { type: request.query.home_type, id: request.query.home_id }) }),
   );
 
   app.delete(
     '/api-keys/:id',
     { schema: { operationId: 'revokeApiKey', tags: ['API keys'], params: IdParams, response: respond(204, 'Revoked', null) } },
     async (request, reply) => {
-      await revokeApiKey(ctx, request.params.id.toLowerCase());
+      await revokeApiKey(ctx, request.params.id);
       return reply.code(204).send();
     },
   );

@@ -33,7 +33,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request) => {
-      const endpointId = request.params.id.toLowerCase();
+      const endpointId = request.params.id;
       const { cursor, status } = request.query;
       const binding = { holder: 'admin', filters: [endpointId, status] };
       const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
@@ -54,6 +54,6 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(202, 'The new attempt', Type.Object({ data: Type.Ref('AdminDeliveryAttempt') })),
       },
     },
-    async (request, reply) => reply.code(202).send({ data: await resendAttempt(ctx, request.params.id.toLowerCase()) }),
+    async (request, reply) => reply.code(202).send({ data: await resendAttempt(ctx, request.params.id) }),
   );
 };

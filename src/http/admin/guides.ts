@@ -35,8 +35,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request, reply) => {
-      const { team_id, ...fields } = request.body;
-      const guide = await createGuide(ctx, { ...fields, team_id: team_id.toLowerCase() });
+      const guide = await createGuide(ctx, request.body);
       return reply.code(201).send(await guideAnswer(ctx, guide));
     },
   );
@@ -44,7 +43,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
     '/guides/:id',
     { schema: { operationId: 'getGuide', tags: ['Guides'], params: IdParams, response: respond(200, 'The guide', GuideAnswer) } },
-    async (request) => guideAnswer(ctx, await requireGuideRow(ctx.db, request.params.id.toLowerCase())),
+    async (request) => guideAnswer(ctx, await requireGuideRow(ctx.db, request.params.id)),
   );
 
   app.patch(
@@ -59,7 +58,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The guide', GuideAnswer),
       },
     },
-    async (request) => guideAnswer(ctx, await updateGuide(ctx, request.params.id.toLowerCase(), request.body)),
+    async (request) => guideAnswer(ctx, await updateGuide(ctx, request.params.id, request.body)),
   );
 
   app.post(
@@ -81,7 +80,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request) =>
-      guideAnswer(ctx, await settleProcessing(ctx, request.params.id.toLowerCase(), request.body.outcome, request.body.error ?? null)),
+      guideAnswer(ctx, await settleProcessing(ctx, request.params.id, request.body.outcome, request.body.error ?? null)),
   );
 
   app.post(
@@ -96,14 +95,14 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The guide', GuideAnswer),
       },
     },
-    async (request) => guideAnswer(ctx, await moveGuide(ctx, request.params.id.toLowerCase(), request.body.team_id.toLowerCase())),
+    async (request) => guideAnswer(ctx, await moveGuide(ctx, request.params.id, request.body.team_id)),
   );
 
   app.delete(
     '/guides/:id',
     { schema: { operationId: 'deleteGuide', tags: ['Guides'], params: IdParams, response: respond(204, 'Deleted (guide.deleted)', null) } },
     async (request, reply) => {
-      await deleteGuide(ctx, request.params.id.toLowerCase());
+      await deleteGuide(ctx, request.params.id);
       return reply.code(204).send();
     },
   );

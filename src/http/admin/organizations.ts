@@ -34,7 +34,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
     '/organizations/:id',
     { schema: { operationId: 'getOrganization', tags: ['Organizations'], params: IdParams, response: respond(200, 'The organization', OrganizationAnswer) } },
-    async (request) => ({ data: presentOrganization(await requireOrganization(ctx.db, request.params.id.toLowerCase())) }),
+    async (request) => ({ data: presentOrganization(await requireOrganization(ctx.db, request.params.id)) }),
   );
 
   app.patch(
@@ -48,14 +48,14 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The organization', OrganizationAnswer),
       },
     },
-    async (request) => ({ data: presentOrganization(await updateOrganization(ctx, request.params.id.toLowerCase(), request.body)) }),
+    async (request) => ({ data: presentOrganization(await updateOrganization(ctx, request.params.id, request.body)) }),
   );
 
   app.put(
     '/organizations/:id/admins/:user_id',
     { schema: { operationId: 'addOrganizationAdmin', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Added', null) } },
     async (request, reply) => {
-      await addOrganizationAdmin(ctx, request.params.id.toLowerCase(), request.params.user_id.toLowerCase());
+      await addOrganizationAdmin(ctx, request.params.id, request.params.user_id);
       return reply.code(204).send();
     },
   );
@@ -64,7 +64,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
     '/organizations/:id/admins/:user_id',
     { schema: { operationId: 'removeOrganizationAdmin', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Removed', null) } },
     async (request, reply) => {
-      await removeOrganizationAdmin(ctx, request.params.id.toLowerCase(), request.params.user_id.toLowerCase());
+      await removeOrganizationAdmin(ctx, request.params.id, request.params.user_id);
       return reply.code(204).send();
     },
   );

@@ -35,7 +35,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
     '/teams/:id',
     { schema: { operationId: 'getTeam', tags: ['Teams'], params: IdParams, response: respond(200, 'The team', TeamAnswer) } },
-    async (request) => teamAnswer(ctx, await requireTeam(ctx.db, request.params.id.toLowerCase())),
+    async (request) => teamAnswer(ctx, await requireTeam(ctx.db, request.params.id)),
   );
 
   app.patch(
@@ -49,7 +49,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The team', TeamAnswer),
       },
     },
-    async (request) => teamAnswer(ctx, await updateTeam(ctx, request.params.id.toLowerCase(), request.body)),
+    async (request) => teamAnswer(ctx, await updateTeam(ctx, request.params.id, request.body)),
   );
 
   app.get(
@@ -63,7 +63,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request) => {
-      const team = await requireTeam(ctx.db, request.params.id.toLowerCase());
+      const team = await requireTeam(ctx.db, request.params.id);
       return { data: await listMembers(ctx.db, team.id) };
     },
   );
@@ -81,7 +81,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request) => ({
-      data: await putMember(ctx, request.params.team_id.toLowerCase(), request.params.user_id.toLowerCase(), request.body.role),
+      data: await putMember(ctx, request.params.team_id, request.params.user_id, request.body.role),
     }),
   );
 
@@ -97,7 +97,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request, reply) => {
-      await removeMember(ctx, request.params.team_id.toLowerCase(), request.params.user_id.toLowerCase());
+      await removeMember(ctx, request.params.team_id, request.params.user_id);
       return reply.code(204).send();
     },
   );
@@ -125,6 +125,6 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The user', Type.Object({ data: Type.Ref('AdminUser') })),
       },
     },
-    async (request) => ({ data: presentUser(await requireUser(ctx.db, request.params.id.toLowerCase())) }),
+    async (request) => ({ data: presentUser(await requireUser(ctx.db, request.params.id)) }),
   );
 };

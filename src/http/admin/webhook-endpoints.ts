@@ -57,7 +57,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
   app.get(
     '/webhook-endpoints/:id',
     { schema: { operationId: 'getWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
-    async (request) => ({ data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id.toLowerCase())) }),
+    async (request) => ({ data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id)) }),
   );
 
   app.patch(
@@ -71,14 +71,14 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The endpoint', EndpointAnswer),
       },
     },
-    async (request) => ({ data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id.toLowerCase(), request.body)) }),
+    async (request) => ({ data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id, request.body)) }),
   );
 
   app.delete(
     '/webhook-endpoints/:id',
     { schema: { operationId: 'deleteWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(204, 'Deleted', null) } },
     async (request, reply) => {
-      await deleteEndpoint(ctx, request.params.id.toLowerCase());
+      await deleteEndpoint(ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -94,7 +94,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The signing key', SigningKeyAnswer),
       },
     },
-    async (request) => ({ data: { signing_key: (await requireEndpoint(ctx.db, request.params.id.toLowerCase())).signing_key } }),
+    async (request) => ({ data: { signing_key: (await requireEndpoint(ctx.db, request.params.id)).signing_key } }),
   );
 
   app.post(
@@ -108,7 +108,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The new signing key', SigningKeyAnswer),
       },
     },
-    async (request) => ({ data: { signing_key: await rotateSigningKey(ctx, request.params.id.toLowerCase()) } }),
+    async (request) => ({ data: { signing_key: await rotateSigningKey(ctx, request.params.id) } }),
   );
 
   app.post(
@@ -123,14 +123,14 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The endpoint', EndpointAnswer),
       },
     },
-    async (request) => ({ data: presentEndpoint(await resumeEndpoint(ctx, request.params.id.toLowerCase(), request.body.redeliver_missed)) }),
+    async (request) => ({ data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed)) }),
   );
 
   app.post(
     '/webhook-endpoints/:id/ping',
     { schema: { operationId: 'pingWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
     async (request, reply) => {
-      await pingEndpoint(ctx, request.params.id.toLowerCase());
+      await pingEndpoint(ctx, request.params.id);
       return reply.code(202).send();
     },
   );

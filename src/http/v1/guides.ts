@@ -46,7 +46,7 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
     async (request) => {
       const key = admittedKey(request);
       const { q, cursor } = request.query;
-      const teamId = request.query.team_id?.toLowerCase();
+      const teamId = request.query.team_id;
       const binding = { holder: key.id, filters: [teamId, q] };
       const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
       if (cursor !== undefined && after === null) {

@@ -48,7 +48,7 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
       },
     },
     async (request) => {
-      const teamId = request.query.team_id.toLowerCase();
+      const teamId = request.query.team_id;
       if (!(await reachedTeamIds(ctx.db, admittedKey(request).home, teamId))) throw notFound('No team with that team_id is reachable with this key');
       return { data: await listMembers(ctx.db, teamId) };
     },

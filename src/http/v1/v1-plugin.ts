@@ -6,6 +6,7 @@ import type { ErrorCode } from '../error-catalogue.js';
 import { ProblemError } from '../problem.js';
 import { shownName } from '../problem-handler.js';
 import type { RequestRateLimit } from '../rate-limit.js';
+import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
 import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
@@ -98,6 +99,8 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
       }
     }
   });
+
+  app.addHook('preHandler', lowercaseIdParameters);
 
   const deps: V1Deps = {
     ctx,
