@@ -1,0 +1,64 @@
+// Claims of delivery attempts (decisions §8; docs/decisions.md "More than one machine"): an endpoint with
+// an attempt in flight is not claimed again, the number of endpoints per claim is capped, and an outcome
+// from a claim whose lease lapsed and was taken over is not recorded, so a retry chain never doubles.
+import { describe, expect, it } from 'vitest';
+import { claimDueAttempts } from '../../src/webhooks/attempt-claims.js';
+import { LostClaimError, recordOutcome } from '../../src/webhooks/attempt-outcome.js';
+import { soloTeam, useTestService } from '../support/service.js';
+
+// No worker: the test makes the claims itself.
+const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+const policy = { retryDelaysMs: [1000, 1000], pauseAfterMs: 86_400_000 };
+const failed = { delivered: false, status: 500, body: '', error: 'answered 500', durationMs: 5 };
+
+async function endpointWithPing() {
+  const { team } = await soloTeam(t);
+  return t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
+}
+
+async function attemptsOf(endpointId: string) {
+  return t.service.ctx.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('seq').execute();
+}
+
+describe('claims', () => {
+  it('an endpoint with an attempt in flight is not claimed again until its lease runs out', async () => {
+    const endpoint = await endpointWithPing();
+    const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
+    const first = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
+    expect(first).toHaveLength(1);
+    const again = await claimDueAttempts(t.service.ctx, limits);
+    expect(again.some((batch) => batch[0]!.endpoint_id === endpoint.id)).toBe(false);
+    t.clock.advance(2000);
+    const takenOver = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
+    expect(takenOver![0]!.id).toBe(first![0]!.id);
+    expect(takenOver![0]!.claim_token).not.toBe(first![0]!.claim_token);
+  });
+
+  it('a claim takes at most the given number of endpoints', async () => {
+    await endpointWithPing();
+    await endpointWithPing();
+    t.clock.advance(5000);
+    const batches = await claimDueAttempts(t.service.ctx, { endpoints: 1, perEndpoint: 5, leaseMs: 60_000 });
+    expect(batches).toHaveLength(1);
+  });
+
+  it('the outcome of a lapsed claim is refused; the claim that took over records it and schedules one retry', async () => {
+    const endpoint = await endpointWithPing();
+    t.clock.advance(60_000); // past every lease taken by the tests before
+    const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
+    const lapsed = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
+    t.clock.advance(2000);
+    const current = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
+
+    const sent = { at: t.clock.now(), headers: {}, outcome: failed };
+    await expect(recordOutcome(t.service.ctx, policy, lapsed, sent)).rejects.toBeInstanceOf(LostClaimError);
+    expect(await attemptsOf(endpoint.id)).toHaveLength(1);
+
+    await recordOutcome(t.service.ctx, policy, current, sent);
+    const attempts = await attemptsOf(endpoint.id);
+    expect(attempts.map((attempt) => [attempt.attempt_number, attempt.status])).toEqual([
+      [1, 'failed'],
+      [2, 'scheduled'],
+    ]);
+  });
+});
