@@ -29,3 +29,22 @@ export const GUIDE_FIELDS = [
   'text_direction',
   'thumbnail_url',
 ].sort();
+
+/** What a guide created with nothing but its team shows (decisions §2 defaults), on a plan with full guides. */
+export const DEFAULT_GUIDE_VALUES = {
+  title: null,
+  description: null,
+  owner_name: null,
+  icon_url: null,
+  publish_status: 'DRAFT',
+  locked: false,
+  language: 'en',
+  text_direction: 'ltr',
+  app_version: null,
+  thumbnail_url: null,
+  tags: null,
+  folder_id: null,
+  is_public: false,
+  brand_color: null,
+  notice: null,
+};

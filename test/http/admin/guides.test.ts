@@ -7,7 +7,7 @@ import {
   soloTeam,
   useTestService,
 } from '../../support/service.js';
-import { GUIDE_FIELDS } from '../../support/spec-fields.js';
+import { DEFAULT_GUIDE_VALUES, GUIDE_FIELDS } from '../../support/spec-fields.js';
 import {
   ANY_CASE_UUID,
   createUser,
@@ -41,21 +41,7 @@ describe('POST /guides', () => {
     for (const key of [...GUIDE_FIELDS, 'processing_state']) expect(guide, key).toHaveProperty(key);
     expect(guide).toMatchObject({
       team_id: team.id,
-      title: null,
-      description: null,
-      owner_name: null,
-      icon_url: null,
-      publish_status: 'DRAFT',
-      locked: false,
-      language: 'en',
-      text_direction: 'ltr',
-      app_version: null,
-      thumbnail_url: null,
-      tags: null,
-      folder_id: null,
-      is_public: false,
-      brand_color: null,
-      notice: null,
+      ...DEFAULT_GUIDE_VALUES,
       processing_state: 'finished',
     });
     expect(guide.id).toMatch(LOWER_UUID);

@@ -12,7 +12,7 @@ import {
   startTestService,
   useTestService,
 } from '../../support/service.js';
-import { GUIDE_FIELDS } from '../../support/spec-fields.js';
+import { DEFAULT_GUIDE_VALUES, GUIDE_FIELDS } from '../../support/spec-fields.js';
 
 const t = useTestService();
 
@@ -171,23 +171,7 @@ describe('fields', () => {
     const guide = await t.admin('POST', '/guides', { team_id: team.id });
     const data = await read(key, guide.id);
     expect(Object.keys(data).sort()).toEqual(GUIDE_FIELDS);
-    expect(data).toMatchObject({
-      title: null,
-      description: null,
-      owner_name: null,
-      icon_url: null,
-      publish_status: 'DRAFT',
-      locked: false,
-      language: 'en',
-      text_direction: 'ltr',
-      app_version: null,
-      thumbnail_url: null,
-      tags: null,
-      folder_id: null,
-      is_public: false,
-      brand_color: null,
-      notice: null,
-    });
+    expect(data).toMatchObject(DEFAULT_GUIDE_VALUES);
     expect(data.markdown_body).toEqual(expect.any(String));
     expect(outline(data.markdown_body)[0]).toMatchObject({ kind: 'heading', level: 1 });
   });
