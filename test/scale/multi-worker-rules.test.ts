@@ -1,60 +1,34 @@
 // With several workers on one PostgreSQL (decisions §8, issue 4): a coalescing window is emitted once,
 // and a failing endpoint is paused with exactly one e-mail, whichever worker gets there first.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Build, buildService } from '../support/build.js';
-import { adminFetch, killAll, PROCESS_WAIT, type Role, type ServiceNode, startServiceNode } from '../support/processes.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
-import { ADMIN_TOKEN } from '../support/service.js';
-import { type TestDatabase, testDatabase, usingPostgres } from '../support/test-database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clusterServers, useCluster } from '../support/cluster.js';
+import { adminFetch, PROCESS_WAIT } from '../support/processes.js';
 import { eventually, sleep } from '../support/waiting.js';
 
-const servers = usingPostgres && Boolean(process.env.TEST_REDIS_URL);
-
-describe.runIf(servers)('coalescing and pausing with three workers (decisions §6, §8)', () => {
-  let build: Build;
-  let database: TestDatabase;
-  let receiver: Receiver;
-  const nodes: ServiceNode[] = [];
+describe.runIf(clusterServers)('coalescing and pausing with three workers (decisions §6, §8)', () => {
+  const cluster = useCluster({
+    WEBHOOK_COALESCE_MS: '1500',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    // Failures go on for about 3 s, past the 1.5 s that pauses an endpoint.
+    WEBHOOK_RETRY_DELAYS: '400ms,400ms,400ms,400ms,400ms,400ms,400ms,400ms',
+    WEBHOOK_PAUSE_AFTER_MS: '1500',
+  });
   let api = '';
-
-  const start = async (role: Role, env: Record<string, string>) => (await startServiceNode(build.main, role, env, nodes)).url;
   const admin = (method: string, path: string, body?: unknown) => adminFetch(api, method, path, body);
 
   beforeAll(async () => {
-    build = await buildService();
-    database = await testDatabase();
-    receiver = await startReceiver();
-    const env = {
-      ...database.env,
-      ADMIN_TOKEN,
-      DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      WEBHOOK_COALESCE_MS: '1500',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      // Failures go on for about 3 s, past the 1.5 s that pauses an endpoint.
-      WEBHOOK_RETRY_DELAYS: '400ms,400ms,400ms,400ms,400ms,400ms,400ms,400ms',
-      WEBHOOK_PAUSE_AFTER_MS: '1500',
-    };
-    api = await start('api', env);
-    await Promise.all([start('worker', env), start('worker', env), start('worker', env)]);
+    api = (await cluster.start('api')).url;
+    await Promise.all([cluster.start('worker'), cluster.start('worker'), cluster.start('worker')]);
   }, 120_000);
-
-  afterAll(async () => {
-    await killAll(nodes);
-    await receiver?.close();
-    await database?.drop();
-    await build?.remove();
-  });
 
   it('edits inside one window reach the receiver as one guide.updated, however many workers watch the window', async () => {
     const team = await admin('POST', '/teams', { name: 'Window', plan: 'growth' });
-    await admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${receiver.url}/window`, events: ['guide.updated'] });
+    await admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${cluster.receiver.url}/window`, events: ['guide.updated'] });
     const guide = await admin('POST', '/guides', { team_id: team.id, title: 'One' });
     await admin('PATCH', `/guides/${guide.id}`, { title: 'Two' });
     await admin('PATCH', `/guides/${guide.id}`, { is_public: true });
     await admin('PATCH', `/guides/${guide.id}`, { description: 'Three' });
-    const updates = () => receiver.received.filter((request) => request.path === '/hook/window' && request.headers['x-service-event'] === 'guide.updated');
+    const updates = () => cluster.receiver.received.filter((request) => request.path === '/hook/window' && request.headers['x-service-event'] === 'guide.updated');
     await eventually('the coalesced update', async () => updates().length >= 1, PROCESS_WAIT);
     await sleep(2000);
     expect(updates()).toHaveLength(1);
@@ -65,10 +39,10 @@ describe.runIf(servers)('coalescing and pausing with three workers (decisions §
     const team = await admin('POST', '/teams', { name: 'Failing', plan: 'growth' });
     const user = await admin('POST', '/users', { email: 'ops@failing.test' });
     await admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'ADMIN' });
-    receiver.answer = (request) => (request.path.startsWith('/hook/failing') ? { status: 500 } : { status: 200 });
+    cluster.receiver.answer = (request) => (request.path.startsWith('/hook/failing') ? { status: 500 } : { status: 200 });
     const endpoints = await Promise.all(
       ['a', 'b'].map((name) =>
-        admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${receiver.url}/failing-${name}`, events: ['guide.created'] }),
+        admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${cluster.receiver.url}/failing-${name}`, events: ['guide.created'] }),
       ),
     );
     for (let i = 0; i < 10; i++) await admin('POST', '/guides', { team_id: team.id, title: `Fail ${i}` });
