@@ -1,0 +1,94 @@
+// The benchmark's command line: `npm run bench -- [--quick] [--reuse] [--only list,search,…] [--no-webhooks]
+// [--seconds N] [--warmup N] [--guides N,…]`.
+import { parseArgs } from 'node:util';
+import type { Mode } from './results.js';
+
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks'] as const;
+export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
+
+export interface BenchOptions {
+  mode: Mode;
+  /** Store sizes, largest first: the full table runs on the first, the scaling pass on the others. */
+  guides: number[];
+  groups: Set<ScenarioGroup>;
+  reuse: boolean;
+  warmupSeconds: number;
+  seconds: number;
+  connections: number;
+  threads: number;
+  webhookEvents: number;
+  webhookEndpoints: number;
+  latencyEventsPerSecond: number;
+  latencySeconds: number;
+  /** Write BENCHMARKS.md from this run (off for trial runs with --only). */
+  writeReport: boolean;
+}
+
+export const USAGE = `npm run bench -- [options]
+  --quick            10,000 guides, short runs, 1,000 webhook events (under 3 minutes)
+  --reuse            keep loaded stores in the temp directory and use them again
+  --only LIST        comma-separated: ${SCENARIO_GROUPS.join(', ')}
+  --no-webhooks      skip the webhook benchmark
+  --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)
+  --seconds N        measured seconds per run (default 2 quick, 10 full)
+  --warmup N         warm-up seconds per run (default 1 quick, 3 full)
+  --events N         webhook events (default 1000 quick, 10000 full)`;
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      reuse: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'no-webhooks': { type: 'boolean', default: false },
+      guides: { type: 'string' },
+      seconds: { type: 'string' },
+      warmup: { type: 'string' },
+      events: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const quick = values.quick!;
+  let groups = new Set<ScenarioGroup>(SCENARIO_GROUPS);
+  if (values.only !== undefined) {
+    const named = values.only.split(',').map((name) => name.trim()).filter(Boolean);
+    for (const name of named) {
+      if (!(SCENARIO_GROUPS as readonly string[]).includes(name)) throw new Error(`--only: unknown "${name}"; pick from ${SCENARIO_GROUPS.join(', ')}`);
+    }
+    groups = new Set(named as ScenarioGroup[]);
+  }
+  if (values['no-webhooks']) groups.delete('webhooks');
+  const guides = values.guides
+    ? values.guides.split(',').map((part) => positive('guides', part.trim(), 0))
+    : quick
+      ? [10_000]
+      : [1_000_000, 10_000];
+  return {
+    mode: quick ? 'quick' : 'full',
+    guides: guides.sort((a, b) => b - a),
+    groups,
+    reuse: values.reuse!,
+    warmupSeconds: positive('warmup', values.warmup, quick ? 1 : 3),
+    seconds: positive('seconds', values.seconds, quick ? 2 : 10),
+    connections: 64,
+    threads: 2,
+    webhookEvents: positive('events', values.events, quick ? 1000 : 10_000),
+    webhookEndpoints: 10,
+    latencyEventsPerSecond: quick ? 50 : 100,
+    latencySeconds: quick ? 4 : 10,
+    // A partial run must not overwrite the published table.
+    writeReport: values.only === undefined && !values['no-webhooks'] && values.guides === undefined,
+  };
+}

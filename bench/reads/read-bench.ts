@@ -1,0 +1,91 @@
+// One pass of the read benchmark over one store: start the four servers, check that each answers every
+// scenario (and that the SQL ceiling's answer is the service's), then per scenario put each server under
+// the same wrk load in turn: a warm-up, then the measured run, sampling the server's memory meanwhile.
+import { explainSearch } from '../ceiling/reads.js';
+import type { BenchOptions } from '../options.js';
+import { hasTableScan } from '../plans.js';
+import { sampleRss } from '../processes.js';
+import { type ProcessPeak, type ReadScenarioResult, type SearchPlan, TARGETS, type Target } from '../results.js';
+import type { LoadedStore } from '../store.js';
+import { failedRequests, runWrk } from '../wrk.js';
+import { halfwayCursor } from './deep-cursor.js';
+import { COMMON_TERM, RARE_TERM, type ReadScenario, readScenarios } from './scenarios.js';
+import { peaks, type Servers, startServers, stopServers } from './servers.js';
+
+export interface ReadPass {
+  reads: ReadScenarioResult[];
+  peaks: ProcessPeak[];
+  searchPlans: SearchPlan[];
+  problems: string[];
+}
+
+async function fetchBody(url: string, key: string): Promise<{ status: number; body: Buffer }> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** Fetches each scenario once from each server; registers the service's bytes with the bytes ceiling. */
+async function checkAnswers(servers: Servers, scenario: ReadScenario): Promise<Pick<ReadScenarioResult, 'responseBytes' | 'sameBody'>> {
+  const service = await fetchBody(servers.service.url + scenario.path, scenario.key);
+  const noCache = await fetchBody(servers.serviceNoCache.url + scenario.path, scenario.key);
+  const ceiling = await fetchBody(servers.ceilingSql.url + scenario.path, scenario.key);
+  for (const [name, answer] of [['service', service], ['service (READ_CACHE=off)', noCache], ['SQL ceiling', ceiling]] as const) {
+    if (answer.status !== 200) throw new Error(`${scenario.id}: the ${name} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}`);
+  }
+  const registered = await fetch(`${servers.ceilingBytes.url}/__bench/body?url=${encodeURIComponent(scenario.path)}`, { method: 'POST', body: service.body });
+  if (!registered.ok) throw new Error(`${scenario.id}: the bytes ceiling refused the body (${registered.status})`);
+  return { responseBytes: { service: service.body.length, ceilingSql: ceiling.body.length }, sameBody: service.body.equals(ceiling.body) };
+}
+
+export async function runReadPass(store: LoadedStore, options: BenchOptions, scalingOnly: boolean, log: (line: string) => void): Promise<ReadPass> {
+  const guides = store.shape.guides;
+  const problems: string[] = [];
+  const servers = await startServers(store);
+  try {
+    const deep = options.groups.has('deep') && !scalingOnly
+      ? { organization: await halfwayCursor(servers.service.url, store.ids.organizationKey), team: await halfwayCursor(servers.service.url, store.ids.teamKey) }
+      : { organization: null, team: null };
+    const scenarios = readScenarios(store.ids, deep).filter((scenario) => options.groups.has(scenario.group) && (!scalingOnly || scenario.scaling));
+
+    const searchPlans: SearchPlan[] = [];
+    if (options.groups.has('search')) {
+      for (const term of [RARE_TERM, COMMON_TERM]) {
+        const statements = await explainSearch(store.databaseUrl, store.ids.organizationKey, term);
+        const plan = statements.flat();
+        searchPlans.push({ guides, term, plan, tableScan: statements.some(hasTableScan) });
+      }
+    }
+
+    const reads: ReadScenarioResult[] = [];
+    for (const scenario of scenarios) {
+      const checked = await checkAnswers(servers, scenario);
+      if (!checked.sameBody) problems.push(`${scenario.id} at ${guides} guides: the SQL ceiling's body differs from the service's (${checked.responseBytes.ceilingSql} vs ${checked.responseBytes.service} bytes)`);
+      const result: ReadScenarioResult = { id: scenario.id, label: scenario.label, guides, path: scenario.path, ...checked, targets: {} };
+      for (const target of TARGETS) {
+        const load = {
+          url: servers[target].url + scenario.path,
+          headers: { authorization: `Bearer ${scenario.key}` },
+          connections: options.connections,
+          threads: options.threads,
+        };
+        await runWrk({ ...load, seconds: options.warmupSeconds });
+        const memory = sampleRss(servers[target].child.pid);
+        const measured = await runWrk({ ...load, seconds: options.seconds });
+        result.targets[target] = { ...measured, peakRssMb: memory.stop() };
+        const failed = failedRequests(measured);
+        if (failed > 0) problems.push(`${scenario.id} at ${guides} guides on ${target}: ${failed} of ${measured.requests} requests failed (${JSON.stringify(measured.errors)})`);
+        log(`  ${scenario.id.padEnd(15)} ${target.padEnd(15)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${measured.p50Ms.toFixed(2)} ms  p99 ${measured.p99Ms.toFixed(2)} ms`);
+      }
+      reads.push(result);
+    }
+    const high = peaks(servers);
+    return {
+      reads,
+      peaks: TARGETS.map((target: Target) => ({ target, guides, peakMb: high[target] })),
+      searchPlans,
+      problems,
+    };
+  } finally {
+    await stopServers(servers);
+  }
+}

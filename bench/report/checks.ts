@@ -1,0 +1,90 @@
+// The targets of issue 5, each checked against one run's results. Pure: the report and its unit test
+// read the same verdicts.
+import type { BenchResults, ReadScenarioResult, Target } from '../results.js';
+import { FIRST_PAGE_OF } from '../reads/scenarios.js';
+
+export interface Check {
+  what: string;
+  measured: number;
+  /** How the measured value is shown: a ratio, milliseconds or MiB. */
+  unit: 'ratio' | 'ms' | 'MiB' | 'bool';
+  target: string;
+  pass: boolean;
+}
+
+/** Groups whose SQL-vs-SQL ratio and tail latency issue 5 sets targets for. */
+const SQL_BOUND = /^(list|deep|detail|members)/;
+
+export function ratio(numerator: number | undefined, denominator: number | undefined): number {
+  if (numerator === undefined || denominator === undefined || !(denominator > 0)) return NaN;
+  return numerator / denominator;
+}
+
+const rps = (scenario: ReadScenarioResult | undefined, target: Target) => scenario?.targets[target]?.requestsPerSecond;
+
+/** The store the main table describes: the largest one measured. */
+export function mainGuides(results: BenchResults): number {
+  return Math.max(0, ...results.reads.map((read) => read.guides));
+}
+
+export function checks(results: BenchResults): Check[] {
+  const out: Check[] = [];
+  const main = mainGuides(results);
+  const smallest = Math.min(...results.reads.map((read) => read.guides));
+  const at = (guides: number) => results.reads.filter((read) => read.guides === guides);
+  const find = (id: string, guides: number) => results.reads.find((read) => read.id === id && read.guides === guides);
+
+  for (const read of at(main)) {
+    if (SQL_BOUND.test(read.id)) {
+      const value = ratio(rps(read, 'serviceNoCache'), rps(read, 'ceilingSql'));
+      out.push({ what: `${read.id}: service (READ_CACHE=off) / SQL ceiling`, measured: value, unit: 'ratio', target: '≥ 0.85', pass: value >= 0.85 });
+      const service = read.targets.service;
+      if (service) {
+        const tail = ratio(service.p99Ms, service.p50Ms);
+        out.push({ what: `${read.id}: service p99 / p50`, measured: tail, unit: 'ratio', target: '≤ 4', pass: tail <= 4 });
+      }
+    }
+  }
+  for (const [deepId, firstId] of Object.entries(FIRST_PAGE_OF)) {
+    const deep = find(deepId, main);
+    const first = find(firstId, main);
+    if (!deep || !first) continue;
+    for (const target of ['service', 'serviceNoCache'] as const) {
+      const value = ratio(rps(deep, target), rps(first, target));
+      out.push({ what: `${deepId} / ${firstId}: ${target === 'service' ? 'service' : 'READ_CACHE=off'} req/s`, measured: value, unit: 'ratio', target: '≥ 0.90', pass: value >= 0.9 });
+    }
+  }
+  if (smallest < main) {
+    for (const read of at(main).filter((scenario) => /^(list|search)/.test(scenario.id))) {
+      const small = find(read.id, smallest);
+      for (const target of ['service', 'serviceNoCache'] as const) {
+        const value = ratio(rps(read, target), rps(small, target));
+        out.push({ what: `${read.id}: ${main.toLocaleString('en')} / ${smallest.toLocaleString('en')} guides, ${target === 'service' ? 'service' : 'READ_CACHE=off'} req/s`, measured: value, unit: 'ratio', target: '≥ 0.80', pass: value >= 0.8 });
+      }
+    }
+  }
+  for (const read of at(main).filter((scenario) => scenario.id.startsWith('search'))) {
+    for (const target of ['service', 'serviceNoCache'] as const) {
+      const p50 = read.targets[target]?.p50Ms;
+      if (p50 === undefined) continue;
+      out.push({ what: `${read.id} at ${main.toLocaleString('en')} guides: ${target === 'service' ? 'service' : 'READ_CACHE=off'} p50`, measured: p50, unit: 'ms', target: '< 10 ms', pass: p50 < 10 });
+    }
+  }
+  for (const plan of results.searchPlans.filter((entry) => entry.guides === main)) {
+    out.push({ what: `search "${plan.term}": EXPLAIN shows a table scan`, measured: plan.tableScan ? 1 : 0, unit: 'bool', target: 'no', pass: !plan.tableScan });
+  }
+  const webhooks = results.webhooks;
+  if (webhooks) {
+    const value = ratio(webhooks.throughput.deliveriesPerSecond, webhooks.ceiling.deliveriesPerSecond);
+    out.push({ what: 'webhooks: deliveries/s / undici ceiling', measured: value, unit: 'ratio', target: '≥ 0.6', pass: value >= 0.6 && !webhooks.throughput.timedOut });
+    out.push({ what: 'webhooks: first-attempt latency p50', measured: webhooks.latency.fromCreatedAt.p50Ms, unit: 'ms', target: '< 20 ms', pass: webhooks.latency.fromCreatedAt.p50Ms < 20 });
+    out.push({ what: 'webhooks: first-attempt latency p99', measured: webhooks.latency.fromCreatedAt.p99Ms, unit: 'ms', target: '< 100 ms', pass: webhooks.latency.fromCreatedAt.p99Ms < 100 && !webhooks.latency.timedOut });
+  }
+  const servicePeaks = results.processPeaks.filter((peak) => peak.target === 'service' || peak.target === 'serviceNoCache').map((peak) => peak.peakMb);
+  if (webhooks) servicePeaks.push(webhooks.hwmMb);
+  if (servicePeaks.length > 0) {
+    const highest = Math.max(...servicePeaks);
+    out.push({ what: 'service peak RSS (VmHWM), any run', measured: highest, unit: 'MiB', target: '< 300 MiB', pass: highest < 300 });
+  }
+  return out;
+}

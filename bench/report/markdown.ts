@@ -1,0 +1,167 @@
+// BENCHMARKS.md from the latest results: the targets with their verdicts, the read table (service,
+// ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
+// takes the results and the hand-written CHANGES text and answers the document.
+import { type BenchResults, type ReadScenarioResult, TARGET_LABELS, TARGETS } from '../results.js';
+import { type Check, checks, mainGuides, ratio } from './checks.js';
+
+const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
+const whole = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en'));
+const count = (value: number) => value.toLocaleString('en');
+
+function measured(check: Check): string {
+  if (check.unit === 'bool') return check.measured ? 'yes' : 'no';
+  if (check.unit === 'ms') return `${fixed(check.measured, 2)} ms`;
+  if (check.unit === 'MiB') return `${fixed(check.measured, 0)} MiB`;
+  return fixed(check.measured, 2);
+}
+
+/** A plan's distinct steps, per-arm names (d0…d19, t0…) folded to dN/tN and repeats counted: one line per search. */
+export function distinctSteps(plan: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const line of plan) {
+    const folded = line.replace(/\b([a-z])\d+\b/g, '$1N');
+    counts.set(folded, (counts.get(folded) ?? 0) + 1);
+  }
+  return [...counts].map(([line, times]) => (times > 1 ? `${line} ×${times}` : line));
+}
+
+function checksTable(list: Check[]): string[] {
+  const lines = ['| target | measured | goal | met |', '|---|---:|---|:-:|'];
+  for (const check of list) lines.push(`| ${check.what} | ${measured(check)} | ${check.target} | ${check.pass ? 'yes' : '**no**'} |`);
+  return lines;
+}
+
+function readsTable(reads: ReadScenarioResult[]): string[] {
+  const lines = [
+    '| scenario | service req/s | READ_CACHE=off req/s | SQL ceiling req/s | bytes ceiling req/s | off / SQL | service / SQL | service / bytes | service p50 / p99 ms | off p50 / p99 ms | service RSS MiB | body bytes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const read of reads) {
+    const t = read.targets;
+    lines.push(
+      `| ${read.label} | ${whole(t.service?.requestsPerSecond)} | ${whole(t.serviceNoCache?.requestsPerSecond)} | ${whole(t.ceilingSql?.requestsPerSecond)} | ${whole(t.ceilingBytes?.requestsPerSecond)} ` +
+        `| ${fixed(ratio(t.serviceNoCache?.requestsPerSecond, t.ceilingSql?.requestsPerSecond), 2)} ` +
+        `| ${fixed(ratio(t.service?.requestsPerSecond, t.ceilingSql?.requestsPerSecond), 2)} ` +
+        `| ${fixed(ratio(t.service?.requestsPerSecond, t.ceilingBytes?.requestsPerSecond), 2)} ` +
+        `| ${fixed(t.service?.p50Ms, 2)} / ${fixed(t.service?.p99Ms, 2)} | ${fixed(t.serviceNoCache?.p50Ms, 2)} / ${fixed(t.serviceNoCache?.p99Ms, 2)} ` +
+        `| ${fixed(t.service?.peakRssMb, 0)} | ${count(read.responseBytes.service)}${read.sameBody ? '' : ` (SQL ceiling: ${count(read.responseBytes.ceilingSql)})`} |`,
+    );
+  }
+  return lines;
+}
+
+function runSection(results: BenchResults, heading: string): string[] {
+  const main = mainGuides(results);
+  const sizes = [...new Set(results.reads.map((read) => read.guides))].sort((a, b) => b - a);
+  const m = results.machine;
+  const lines: string[] = [
+    `## ${heading}`,
+    '',
+    `\`${results.command}\` on ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.gitCommit}${results.gitDirty ? ' with uncommitted changes under src/' : ''}, ` +
+      `${Math.round(results.seconds)} s in all. Load: wrk, ${results.load.connections} connections, ${results.load.threads} threads, ` +
+      `${results.load.warmupSeconds} s warm-up then ${results.load.seconds} s measured, per server and scenario.`,
+    '',
+    `Machine: ${m.cpus} × ${m.cpuModel}, ${count(m.memoryMb)} MiB, Linux ${m.kernel}, Node.js ${m.node}, ${m.wrk}; load average at start ${m.loadAverage.join(' ')}. ` +
+      'wrk and the server under load share the same cores.',
+    '',
+    `Stores: ${results.stores.map((store) => `${count(store.guides)} guides (${store.reused ? 'reused, loaded' : 'loaded'} in ${store.loadSeconds} s)`).join(', ')}.`,
+    '',
+    '### Targets',
+    '',
+    ...checksTable(checks(results)),
+    '',
+  ];
+  for (const guides of sizes) {
+    const reads = results.reads.filter((read) => read.guides === guides);
+    if (reads.length === 0) continue;
+    lines.push(`### Reads at ${count(guides)} guides${guides === main ? '' : ' (scaling)'}`, '', ...readsTable(reads), '');
+  }
+  if (results.searchPlans.length > 0) {
+    lines.push('### Search plans (EXPLAIN QUERY PLAN of the statements one search runs)', '');
+    for (const plan of results.searchPlans) {
+      lines.push(`- ${count(plan.guides)} guides, \`q=${plan.term}\`${plan.tableScan ? ' — **table scan**' : ''}: ${distinctSteps(plan.plan).map((line) => `\`${line}\``).join('; ')}`);
+    }
+    lines.push('');
+  }
+  const w = results.webhooks;
+  if (w) {
+    lines.push(
+      '### Webhooks',
+      '',
+      '| | deliveries | deliveries/s | p50 ms | p99 ms | max ms |',
+      '|---|---:|---:|---:|---:|---:|',
+      `| service, ${count(w.events)} events × ${w.endpoints} endpoints${w.throughput.timedOut ? ' (**timed out**)' : ''} | ${count(w.throughput.delivered)} of ${count(w.expectedDeliveries)} | ${whole(w.throughput.deliveriesPerSecond)} | | | |`,
+      `| undici ceiling, concurrency ${w.ceiling.concurrency}, same signed bodies | ${count(w.ceiling.requests)} | ${whole(w.ceiling.deliveriesPerSecond)} | | | |`,
+      `| latency at ${w.latency.eventsPerSecond} events/s, from the event's created_at${w.latency.timedOut ? ' (**timed out**)' : ''} | ${count(w.latency.delivered)} of ${count(w.latency.events * w.endpoints)} | | ${fixed(w.latency.fromCreatedAt.p50Ms, 1)} | ${fixed(w.latency.fromCreatedAt.p99Ms, 1)} | ${fixed(w.latency.fromCreatedAt.maxMs, 1)} |`,
+      `| the same, from the write's answer at the client | | | ${fixed(w.latency.fromResponse.p50Ms, 1)} | ${fixed(w.latency.fromResponse.p99Ms, 1)} | ${fixed(w.latency.fromResponse.maxMs, 1)} |`,
+      '',
+      `Service / ceiling: ${fixed(ratio(w.throughput.deliveriesPerSecond, w.ceiling.deliveriesPerSecond), 2)}. The ${count(w.events)} writes took ${fixed(w.throughput.writeSeconds, 1)} s ` +
+        `(8 clients), everything until the last arrival ${fixed(w.throughput.totalSeconds, 1)} s. Service RSS: ${fixed(w.peakRssMb, 0)} MiB at most sampled, VmHWM ${fixed(w.hwmMb, 0)} MiB.`,
+      '',
+    );
+  }
+  lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
+  for (const guides of sizes) {
+    const row = TARGETS.map((target) => fixed(results.processPeaks.find((peak) => peak.guides === guides && peak.target === target)?.peakMb, 0));
+    lines.push(`| ${count(guides)} | ${row.join(' | ')} |`);
+  }
+  lines.push('');
+  if (results.problems.length > 0) lines.push('### Problems in this run', '', ...results.problems.map((problem) => `- ${problem}`), '');
+  return lines;
+}
+
+const METHOD = `## How it measures
+
+- **Servers.** Per store, four servers run side by side on the same SQLite file and take turns under the
+  same load: the service (\`node dist/main.js\`, \`ROLE=api\`), the service with \`READ_CACHE=off\`, the SQL
+  ceiling (\`bench/ceiling/sql-server.ts\`: bare \`node:http\` calling the service's own domain functions from
+  \`dist/\` — key look-up, policy, scope, guide page or guide detail, members — and writing
+  \`JSON.stringify\` of the result, with \`READ_CACHE=off\`), and the bytes ceiling (bare \`node:http\` writing the
+  bytes the service answered for that request). Before measuring, each scenario is fetched once from each
+  server; a SQL-ceiling body that differs from the service's is listed under Problems.
+- **Load.** wrk on loopback, 64 connections, 2 threads; a warm-up run, then the measured run. Percentiles
+  come from wrk's own histogram through a Lua \`done\` hook (\`bench/wrk-report.lua\`). Any status of 400 or
+  more counts as a failed request and is listed under Problems. The rate limit is set to its highest
+  (\`RATE_LIMIT_PER_MINUTE=1000000\`).
+- **Ratios, not absolutes.** Every ratio compares figures from the same run, minutes apart at most.
+  "off / SQL" is the framework's cost (routing, validation, rate limit, headers); "service / SQL" is how far
+  the caches take the service past the SQL ceiling.
+- **Deep pages.** The cursor halfway down the key's list, found by paging through it: at 1,000,000 guides
+  the organization key sees 20,000 guides over the store's two years, so its halfway cursor sits where the
+  store's 500,000th newest guide is.
+- **Memory.** VmRSS of the server under load, sampled every 100 ms during each measured run (the table's
+  RSS column), and VmHWM at the end of each pass (the peak table).
+- **Webhooks.** The service with \`ROLE=all\` on a fresh store, 10 endpoints of one team on a receiver
+  process (\`bench/webhooks/receiver.ts\`) that answers 200 at once. Throughput: events made through
+  \`POST /admin/v1/guides\` by 8 clients; deliveries/s from the first arrival to the last. Latency: a
+  separate steady trickle of events; arrival minus the event's \`created_at\` (stamped inside the committing
+  transaction, millisecond precision), and arrival minus the moment the write's answer reached the client
+  (which can be negative: a delivery may arrive before the answer does). Ceiling: a bare undici loop
+  replaying 100 captured signed deliveries to the same receiver, 10 in flight (the worker sends to each
+  endpoint one at a time).
+`;
+
+export function renderBenchmarks(runs: { full: BenchResults | null; quick: BenchResults | null }, changes: string): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by bench/report/generate.ts from bench/results/latest-*.json; edit bench/CHANGES.md for "What was changed". -->',
+    '',
+    'How fast the service answers reads and delivers webhooks on this machine, as a fraction of what bare',
+    'Node.js reaches on the same work in the same run (issue 5). Reproduce:',
+    '',
+    '```sh',
+    'npm run bench              # full: 1,000,000 and 10,000 guides, 10,000 webhook events (under 30 minutes)',
+    'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (under 3 minutes)',
+    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,webhooks',
+    '```',
+    '',
+    'Results: `bench/results/<time>-<mode>.json` and `bench/results/latest-<mode>.json`.',
+    '',
+  ];
+  if (runs.full) lines.push(...runSection(runs.full, 'Full run'));
+  if (runs.quick) lines.push(...runSection(runs.quick, 'Quick run'));
+  if (!runs.full && !runs.quick) lines.push('No results yet: run `npm run bench`.', '');
+  lines.push(METHOD, '## What was changed to get there', '', changes.trim(), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,118 @@
+// `npm run bench`: builds the service and the bench, loads the stores, runs the read benchmark on each
+// store and the webhook benchmark, writes bench/results/<time>-<mode>.json and latest-<mode>.json, and
+// regenerates BENCHMARKS.md. Figures are only compared within one run (see BENCHMARKS.md, How it measures).
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeMachine, gitState } from './machine.js';
+import { parseOptions, USAGE } from './options.js';
+import { partialResultsDir, repoRoot, resultsDir } from './paths.js';
+import { runReadPass } from './reads/read-bench.js';
+import type { BenchResults } from './results.js';
+import { type LoadedStore, prepareStore, shapeFor } from './store.js';
+import { runWebhookBench } from './webhooks/webhook-bench.js';
+import { ensureWrk } from './wrk.js';
+import { writeBenchmarks } from './report/generate.js';
+
+const started = new Date();
+const log = (line: string) => process.stderr.write(`[${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+
+/** Writes the run's file; a complete run also becomes latest-<mode>.json, which BENCHMARKS.md is made from. */
+// A partial run (--only, --guides, --no-webhooks) is for development: its file goes to the ignored build
+// directory, never next to the published results.
+function writeResults(results: BenchResults, complete: boolean): string {
+  const dir = complete ? resultsDir : partialResultsDir;
+  mkdirSync(dir, { recursive: true });
+  const stamp = results.startedAt.replace(/[:.]/g, '-').slice(0, 19);
+  const file = join(dir, `${stamp}-${results.mode}${complete ? '' : '-partial'}.json`);
+  const text = JSON.stringify(results, null, 2) + '\n';
+  writeFileSync(file, text);
+  if (!complete) return file;
+  // Written aside and renamed, so that an interrupted write never leaves a broken latest file.
+  const latest = join(resultsDir, `latest-${results.mode}.json`);
+  writeFileSync(`${latest}.tmp`, text);
+  renameSync(`${latest}.tmp`, latest);
+  return file;
+}
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const wrk = ensureWrk(log);
+  const git = gitState(repoRoot);
+  const results: BenchResults = {
+    mode: options.mode,
+    startedAt: started.toISOString(),
+    finishedAt: '',
+    seconds: 0,
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    gitCommit: git.commit,
+    gitDirty: git.dirty,
+    machine: describeMachine(wrk),
+    load: { connections: options.connections, threads: options.threads, warmupSeconds: options.warmupSeconds, seconds: options.seconds },
+    stores: [],
+    reads: [],
+    processPeaks: [],
+    searchPlans: [],
+    webhooks: null,
+    problems: [],
+  };
+  log(`${options.mode} run on ${results.machine.cpus} × ${results.machine.cpuModel}, Node.js ${results.machine.node}, ${wrk}`);
+
+  const readGroups = [...options.groups].filter((group) => group !== 'webhooks');
+  if (readGroups.length > 0) {
+    for (const [index, guides] of options.guides.entries()) {
+      let store: LoadedStore | null = null;
+      try {
+        store = await prepareStore(shapeFor(guides), options.reuse, log);
+        results.stores.push({ guides, loadSeconds: store.loadSeconds, reused: store.reused });
+        // The largest store gets every scenario; the others only those of the scaling ratio.
+        const scalingOnly = index > 0;
+        log(`reads at ${guides.toLocaleString('en')} guides${scalingOnly ? ' (scaling: list and search)' : ''}`);
+        const pass = await runReadPass(store, options, scalingOnly, log);
+        results.reads.push(...pass.reads);
+        results.processPeaks.push(...pass.peaks);
+        results.searchPlans.push(...pass.searchPlans);
+        results.problems.push(...pass.problems);
+      } catch (error) {
+        const message = `reads at ${guides} guides failed: ${error instanceof Error ? error.message : String(error)}`;
+        log(message);
+        results.problems.push(message);
+      } finally {
+        store?.release();
+      }
+    }
+  }
+
+  if (options.groups.has('webhooks')) {
+    log('webhooks');
+    try {
+      results.webhooks = await runWebhookBench(
+        { events: options.webhookEvents, endpoints: options.webhookEndpoints, latencyEventsPerSecond: options.latencyEventsPerSecond, latencySeconds: options.latencySeconds },
+        log,
+      );
+    } catch (error) {
+      const message = `webhooks failed: ${error instanceof Error ? error.message : String(error)}`;
+      log(message);
+      results.problems.push(message);
+    }
+  }
+
+  const finished = new Date();
+  results.finishedAt = finished.toISOString();
+  results.seconds = (finished.getTime() - started.getTime()) / 1000;
+  log(`results: ${writeResults(results, options.writeReport)}`);
+  if (options.writeReport) log(`report: ${writeBenchmarks()}`);
+  else log('a partial run (--only, --no-webhooks or --guides): BENCHMARKS.md left as it was');
+  for (const problem of results.problems) log(`problem: ${problem}`);
+  if (results.problems.length > 0) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
