@@ -80,6 +80,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       endpointPolicy,
       serveApi: config.role !== 'worker',
       trustProxy: config.trustProxy,
+      logSignInLinks: config.smtpUrl === null,
     });
 
     if (config.role !== 'api') {

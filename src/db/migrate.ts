@@ -7,6 +7,7 @@ import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
 import { sharedRateLimits } from './migrations/0003_shared_rate_limits.js';
 import { claimOwners } from './migrations/0004_claim_owners.js';
+import { consoleSessions } from './migrations/0007_console_sessions.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -14,6 +15,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0002_webhooks': webhooks(store.dialect),
     '0003_shared_rate_limits': sharedRateLimits(store.dialect),
     '0004_claim_owners': claimOwners(store.dialect),
+    '0007_console_sessions': consoleSessions(store.dialect),
   };
 }
 

@@ -192,6 +192,28 @@ export interface MailOutboxTable {
   next_attempt_at: string | null;
 }
 
+/** An e-mailed sign-in link to the console: works once, until it expires. */
+export interface SignInLinksTable {
+  /** SHA-256 of the link's token, hex; the token itself is only in the e-mail. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A console session, held by a browser in an HttpOnly cookie. */
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the cookie's token, hex. */
+  token_hash: string;
+  /** The signed-in person; null for the operator (signed in with the admin token). */
+  user_id: string | null;
+  /** Sent back by the console in X-CSRF-Token on every write. */
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   organizations: OrganizationsTable;
@@ -206,5 +228,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   guide_update_windows: GuideUpdateWindowsTable;
   mail_outbox: MailOutboxTable;
+  sign_in_links: SignInLinksTable;
+  console_sessions: ConsoleSessionsTable;
 }
 

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Store } from '../db/database.js';
 import type { DomainContext } from '../domain/context.js';
 import type { EndpointPolicy } from '../webhooks/endpoints.js';
+import { consolePlugin } from '../console/console-plugin.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
 import { healthPlugin } from './health.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   /** False for a worker-only process: it serves only the health probes. */
   serveApi: boolean;
   trustProxy: boolean | number | string;
+  /** Without SMTP, console sign-in links are also written to the log so that a local start can sign in. */
+  logSignInLinks: boolean;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -88,5 +91,12 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     endpointPolicy: options.endpointPolicy,
   });
   await app.register(docsPlugin, { document: v1Document, publicUrl });
+  await app.register(consolePlugin, {
+    ctx: options.ctx,
+    adminToken: options.adminToken,
+    rateLimit: options.rateLimit,
+    logSignInLinks: options.logSignInLinks,
+    log: options.loggerInstance,
+  });
   return app;
 }

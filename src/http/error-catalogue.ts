@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'invalid_request'
   | 'not_found'
   | 'method_not_allowed'
+  | 'forbidden'
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -67,6 +68,12 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 405,
     title: 'Method not allowed',
     meaning: 'The v1 interface is read-only: use GET or HEAD. The `Allow` header lists the methods.',
+  },
+  forbidden: {
+    status: 403,
+    title: 'Forbidden',
+    meaning:
+      "Management API only: the signed-in person's role does not allow this (API settings need a team ADMIN or an organization admin; editing guides needs EDITOR or ADMIN; some calls are the operator's, with the admin token), or a change from the console came without the session's `X-CSRF-Token`.",
   },
   conflict: {
     status: 409,

@@ -1,22 +1,84 @@
-// The management API's bearer: the ADMIN_TOKEN, compared in constant time. Wrong tokens are counted per
-// client address like refused API keys, so the token cannot be guessed at speed.
+// Who calls the management API: the operator with the ADMIN_TOKEN bearer (compared in constant time), or
+// a person signed in to the console with a session cookie. A session's writes must carry its CSRF token
+// in X-CSRF-Token. A person reaches only the routes that declare `config.sessions` (each then checks
+// the person's rights with the policies); every other route stays the operator's. Wrong tokens and
+// cookies are counted per client address like refused API keys, so neither can be guessed at speed.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Grants, loadGrants } from '../../console/grants.js';
+import { SESSION_COOKIE, readCookie } from '../../console/session-cookie.js';
+import { carriesCsrfToken, findSession } from '../../console/sessions.js';
+import type { DomainContext } from '../../domain/context.js';
 import { bearerToken } from '../bearer.js';
 import { ProblemError } from '../problem.js';
 import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../rate-limit.js';
 
+export type Caller = { kind: 'operator' } | { kind: 'person'; userId: string; grants: Grants };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the caller hook before any management handler runs. */
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** The route serves signed-in people too; its handler checks their rights. */
+    sessions?: boolean;
+  }
+}
+
+export const OPERATOR: Caller = { kind: 'operator' };
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-export function adminAuthHook(adminToken: string, rateLimit: RequestRateLimit) {
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error('management route reached without an identified caller');
+  return request.caller;
+}
+
+export function forbidden(detail: string): ProblemError {
+  return new ProblemError('forbidden', detail);
+}
+
+/** Whether a text is the admin token; comparing digests keeps it constant-time whatever the length. */
+export function adminTokenCheck(adminToken: string): (given: string) => boolean {
   const expected = digest(adminToken);
-  return async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const given = bearerToken(request.headers.authorization);
-    // Comparing digests keeps the comparison constant-time whatever the length of what was sent.
-    if (given !== null && timingSafeEqual(digest(given), expected)) return;
-    const state = await rateLimit.take(`admin-ip:${request.ip}`);
-    applyRateHeaders(reply, state);
-    if (!state.allowed) throw rateLimited(state);
-    throw new ProblemError('invalid_key', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
+  return (given) => timingSafeEqual(digest(given), expected);
+}
+
+/** Refuses a wrong token or cookie with 401, counted against the client address (429 once spent). */
+export async function refuseCredential(rateLimit: RequestRateLimit, request: FastifyRequest, reply: FastifyReply, detail: string): Promise<never> {
+  const state = await rateLimit.take(`admin-ip:${request.ip}`);
+  applyRateHeaders(reply, state);
+  if (!state.allowed) throw rateLimited(state);
+  throw new ProblemError('invalid_key', detail);
+}
+
+export function callerHook(ctx: DomainContext, adminToken: string, rateLimit: RequestRateLimit) {
+  const isAdminToken = adminTokenCheck(adminToken);
+  const refuse = (request: FastifyRequest, reply: FastifyReply, detail: string) => refuseCredential(rateLimit, request, reply, detail);
+
+  return async function identifyCaller(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.headers.authorization !== undefined) {
+      const given = bearerToken(request.headers.authorization);
+      if (given !== null && isAdminToken(given)) {
+        request.caller = OPERATOR;
+        return;
+      }
+      return refuse(request, reply, 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
+    }
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const session = token === null ? null : await findSession(ctx, token);
+    if (session === null) return refuse(request, reply, 'Sign in to the console, or send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
+    if (WRITES.has(request.method) && !carriesCsrfToken(request.headers['x-csrf-token'], session)) {
+      throw forbidden("A change from the console must carry the session's X-CSRF-Token header; reload the page and try again");
+    }
+    if (session.userId === null) {
+      request.caller = OPERATOR;
+      return;
+    }
+    if (!request.is404 && request.routeOptions.config.sessions !== true) {
+      throw forbidden('Only the operator may do this, with the admin token');
+    }
+    request.caller = { kind: 'person', userId: session.userId, grants: await loadGrants(ctx.db, session.userId) };
   };
 }

@@ -1,4 +1,5 @@
-// The management API under /admin/v1 (decisions §7): the application's back end, behind ADMIN_TOKEN.
+// The management API under /admin/v1 (decisions §7): the application's back end, behind ADMIN_TOKEN for
+// the operator and behind a console session for people, whose rights the policies check route by route.
 import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
@@ -11,21 +12,23 @@ import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Guide, Member } from '../v1/schemas.js';
-import { adminAuthHook } from './admin-auth.js';
+import { callerHook } from './admin-auth.js';
 import { fieldWithNul, strictBodyValidatorCompiler } from './body-validation.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
-import { AdminGuide, ApiKey, Organization, Team, User } from './schemas.js';
+import { AdminGuide, AdminGuideSummary, ApiKey, Organization, Team, User } from './schemas.js';
 import { Attempt, Endpoint, MailEntry } from './webhook-schemas.js';
 import { registerTeams } from './teams.js';
 import { registerDeliveries } from './deliveries.js';
 import { registerMail } from './mail.js';
 import { registerWebhookEndpoints } from './webhook-endpoints.js';
+import { AdminPolicies } from './policies.js';
 
 const ADMIN_ERRORS: readonly ErrorCode[] = [
   'invalid_request',
   'invalid_key',
+  'forbidden',
   'rate_limited',
   'not_found',
   'conflict',
@@ -37,6 +40,8 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
 export interface AdminDeps {
   ctx: DomainContext;
   endpointPolicy: EndpointPolicy;
+  /** Who may do what: every route that serves people checks them here. */
+  can: AdminPolicies;
   respond: (status: number, description: string, success: TSchema | null) => ReturnType<typeof responses>;
 }
 
@@ -51,18 +56,20 @@ export interface AdminOptions {
 }
 
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
-  for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, ApiKey, Endpoint, Attempt, MailEntry]) {
+  for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, Attempt, MailEntry]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {
-    info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end, behind ADMIN_TOKEN." },
+    info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end: the operator calls it with ADMIN_TOKEN, the console with a session cookie." },
     servers: [{ url: `${options.publicUrl}/admin/v1` }],
     components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
     security: [{ adminToken: [] }],
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.addHook('onRequest', adminAuthHook(options.adminToken, options.rateLimit));
+  // Set by the hook before any handler runs; a request it cannot identify never reaches one.
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', callerHook(options.ctx, options.adminToken, options.rateLimit));
   app.setValidatorCompiler(strictBodyValidatorCompiler());
   app.addHook('preHandler', lowercaseIdParameters);
   // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
@@ -75,6 +82,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   const deps: AdminDeps = {
     ctx: options.ctx,
     endpointPolicy: options.endpointPolicy,
+    can: new AdminPolicies(options.ctx),
     respond: (status, description, success) => responses(status, description, success, { rateHeaders: false, errors: ADMIN_ERRORS }),
   };
   for (const register of [registerOrganizations, registerTeams, registerGuides, registerApiKeys, registerWebhookEndpoints, registerDeliveries, registerMail]) {

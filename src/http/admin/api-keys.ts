@@ -4,10 +4,11 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.j
 import type { AdminRoutes } from './admin-plugin.js';
 import { HomeQuery, IdParams, NewApiKey } from './schemas.js';
 
-export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
+export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
   app.post(
     '/api-keys',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'createApiKey',
         description: 'Creates a key. `secret` is the full key: it is shown here once and cannot be read again.',
@@ -21,6 +22,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request, reply) => {
+      await can.home(request, request.body.home);
       const { key, secret } = await createApiKey(ctx, request.body);
       return reply.code(201).send({ data: key, secret });
     },
@@ -29,6 +31,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
     '/api-keys',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'listApiKeys',
         description: 'The keys of a team or organization that are not revoked, newest first, without secrets.',
@@ -37,13 +40,18 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The keys', Type.Object({ data: Type.Array(Type.Ref('AdminApiKey')) })),
       },
     },
-    async (request) => ({ data: await listApiKeys(ctx, { type: request.query.home_type, id: request.query.home_id }) }),
+    async (request) => {
+      const home = { type: request.query.home_type, id: request.query.home_id };
+      await can.home(request, home);
+      return { data: await listApiKeys(ctx, home) };
+    },
   );
 
   app.delete(
     '/api-keys/:id',
-    { schema: { operationId: 'revokeApiKey', tags: ['API keys'], params: IdParams, response: respond(204, 'Revoked', null) } },
+    { config: { sessions: true }, schema: { operationId: 'revokeApiKey', tags: ['API keys'], params: IdParams, response: respond(204, 'Revoked', null) } },
     async (request, reply) => {
+      await can.apiKey(request, request.params.id);
       await revokeApiKey(ctx, request.params.id);
       return reply.code(204).send();
     },

@@ -8,10 +8,11 @@ import type { AdminRoutes } from './admin-plugin.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';
 
-export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
+export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
   app.get(
     '/webhook-endpoints/:id/deliveries',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'listDeliveries',
         description: "Every attempt to the endpoint, newest first, in keyset pages like GET /v1/guides; `status` filters.",
@@ -34,6 +35,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
     },
     async (request) => {
       const endpointId = request.params.id;
+      await can.endpoint(request, endpointId);
       const { cursor, status } = request.query;
       const binding = { holder: 'admin', filters: [endpointId, status] };
       const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
@@ -46,6 +48,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
   app.post(
     '/deliveries/:id/resend',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'resendDelivery',
         description: 'Sends the attempt\'s event to its endpoint again as a new attempt (a new delivery id). 409 while the endpoint is paused.',
@@ -54,6 +57,9 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(202, 'The new attempt', Type.Object({ data: Type.Ref('AdminDeliveryAttempt') })),
       },
     },
-    async (request, reply) => reply.code(202).send({ data: await resendAttempt(ctx, request.params.id) }),
+    async (request, reply) => {
+      await can.attempt(request, request.params.id);
+      return reply.code(202).send({ data: await resendAttempt(ctx, request.params.id) });
+    },
   );
 };

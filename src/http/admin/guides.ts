@@ -1,4 +1,5 @@
-// Guides (decisions §7): create, read, edit, settle processing, move and delete, each emitting its event.
+// Guides (decisions §7): list a team's, create, read, edit, settle processing, move and delete, each
+// write emitting its event.
 import { Type } from '@sinclair/typebox';
 import { describeGuide } from '../../domain/guides/guide-reads.js';
 import type { GuideRow } from '../../domain/guides/guide-record.js';
@@ -11,7 +12,10 @@ import {
   updateGuide,
 } from '../../domain/guides/guide-writes.js';
 import type { DomainContext } from '../../domain/context.js';
-import { Uuid } from '../schemas/common.js';
+import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
+import { teamGuideList } from '../../domain/team-guide-list.js';
+import { invalidRequest } from '../problem.js';
+import { Nullable, Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentAdminGuide } from './presenters.js';
 import { GuideFields, IdParams, NewGuide } from './schemas.js';
@@ -22,10 +26,41 @@ async function guideAnswer(ctx: DomainContext, row: GuideRow) {
   return { data: presentAdminGuide(await describeGuide(ctx.db, row)) };
 }
 
-export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
+export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
+  app.get(
+    '/guides',
+    {
+      config: { sessions: true },
+      schema: {
+        operationId: 'listTeamGuides',
+        description: "A team's guides, whatever their processing state, newest first, in keyset pages like GET /v1/guides.",
+        tags: ['Guides'],
+        querystring: Type.Object(
+          {
+            team_id: Uuid(),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+            cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: respond(200, 'A page of guides', Type.Object({ data: Type.Array(Type.Ref('AdminGuideSummary')), next_cursor: Nullable(Type.String()) })),
+      },
+    },
+    async (request) => {
+      const { team_id: teamId, cursor } = request.query;
+      await can.team(request, teamId, 'read');
+      const binding = { holder: 'admin', filters: ['guides', teamId] };
+      const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
+      if (cursor !== undefined && after === null) throw invalidRequest("Parameter 'cursor' is not a cursor of this list");
+      const page = await teamGuideList(ctx, teamId, request.query.limit ?? 50, after);
+      return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+    },
+  );
+
   app.post(
     '/guides',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'createGuide',
         description: 'Creates a guide (guide.created). With `processing: true` it stays out of the API until processing settles.',
@@ -35,6 +70,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request, reply) => {
+      await can.team(request, request.body.team_id, 'edit');
       const guide = await createGuide(ctx, request.body);
       return reply.code(201).send(await guideAnswer(ctx, guide));
     },
@@ -42,13 +78,17 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
 
   app.get(
     '/guides/:id',
-    { schema: { operationId: 'getGuide', tags: ['Guides'], params: IdParams, response: respond(200, 'The guide', GuideAnswer) } },
-    async (request) => guideAnswer(ctx, await requireGuideRow(ctx.db, request.params.id)),
+    { config: { sessions: true }, schema: { operationId: 'getGuide', tags: ['Guides'], params: IdParams, response: respond(200, 'The guide', GuideAnswer) } },
+    async (request) => {
+      await can.guide(request, request.params.id, 'read');
+      return guideAnswer(ctx, await requireGuideRow(ctx.db, request.params.id));
+    },
   );
 
   app.patch(
     '/guides/:id',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'updateGuide',
         description: 'Edits the guide; a change of a column listed in spec §6.3 emits guide.updated (coalesced).',
@@ -58,7 +98,10 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The guide', GuideAnswer),
       },
     },
-    async (request) => guideAnswer(ctx, await updateGuide(ctx, request.params.id, request.body)),
+    async (request) => {
+      await can.guide(request, request.params.id, 'edit');
+      return guideAnswer(ctx, await updateGuide(ctx, request.params.id, request.body));
+    },
   );
 
   app.post(
@@ -86,6 +129,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
   app.post(
     '/guides/:id/move',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'moveGuide',
         description: 'Moves the guide to another team: guide.deleted for the old team, guide.created for the new one.',
@@ -95,13 +139,18 @@ export const registerGuides: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The guide', GuideAnswer),
       },
     },
-    async (request) => guideAnswer(ctx, await moveGuide(ctx, request.params.id, request.body.team_id)),
+    async (request) => {
+      await can.guide(request, request.params.id, 'edit');
+      await can.team(request, request.body.team_id, 'edit');
+      return guideAnswer(ctx, await moveGuide(ctx, request.params.id, request.body.team_id));
+    },
   );
 
   app.delete(
     '/guides/:id',
-    { schema: { operationId: 'deleteGuide', tags: ['Guides'], params: IdParams, response: respond(204, 'Deleted (guide.deleted)', null) } },
+    { config: { sessions: true }, schema: { operationId: 'deleteGuide', tags: ['Guides'], params: IdParams, response: respond(204, 'Deleted (guide.deleted)', null) } },
     async (request, reply) => {
+      await can.guide(request, request.params.id, 'edit');
       await deleteGuide(ctx, request.params.id);
       return reply.code(204).send();
     },

@@ -15,7 +15,7 @@ import { IdParams, OrganizationFields } from './schemas.js';
 const AdminParams = Type.Object({ id: Uuid(), user_id: Uuid() }, { additionalProperties: false });
 const OrganizationAnswer = Type.Object({ data: Type.Ref('AdminOrganization') });
 
-export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
+export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) => {
   app.post(
     '/organizations',
     {
@@ -33,13 +33,17 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
 
   app.get(
     '/organizations/:id',
-    { schema: { operationId: 'getOrganization', tags: ['Organizations'], params: IdParams, response: respond(200, 'The organization', OrganizationAnswer) } },
-    async (request) => ({ data: presentOrganization(await requireOrganization(ctx.db, request.params.id)) }),
+    { config: { sessions: true }, schema: { operationId: 'getOrganization', tags: ['Organizations'], params: IdParams, response: respond(200, 'The organization', OrganizationAnswer) } },
+    async (request) => {
+      can.organization(request, request.params.id);
+      return { data: presentOrganization(await requireOrganization(ctx.db, request.params.id)) };
+    },
   );
 
   app.patch(
     '/organizations/:id',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'updateOrganization',
         tags: ['Organizations'],
@@ -48,7 +52,12 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The organization', OrganizationAnswer),
       },
     },
-    async (request) => ({ data: presentOrganization(await updateOrganization(ctx, request.params.id, request.body)) }),
+    async (request) => {
+      can.organization(request, request.params.id);
+      // The plan is what the customer pays for: the operator changes it, not the organization's admins.
+      if (request.body.plan !== undefined) can.operator(request);
+      return { data: presentOrganization(await updateOrganization(ctx, request.params.id, request.body)) };
+    },
   );
 
   app.put(

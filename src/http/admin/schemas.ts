@@ -124,6 +124,22 @@ export const AdminGuide = Type.Object(
   { $id: 'AdminGuide', additionalProperties: false },
 );
 
+export const AdminGuideSummary = Type.Object(
+  {
+    id: Uuid(),
+    team_id: Uuid(),
+    title: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    permalink: Type.String(),
+    publish_status: StringEnum(PUBLISH_STATUSES),
+    is_public: Type.Boolean({ description: 'Whether the share link works' }),
+    processing_state: StringEnum(['processing', 'finished', 'failed'] as const),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'AdminGuideSummary', additionalProperties: false },
+);
+
 export const ApiKey = Type.Object(
   {
     id: Uuid(),

@@ -18,7 +18,7 @@ async function teamAnswer(ctx: DomainContext, team: Team) {
   return { data: presentTeam(team, plans.get(team.id)!) };
 }
 
-export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
+export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
   app.post(
     '/teams',
     {
@@ -34,8 +34,11 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
 
   app.get(
     '/teams/:id',
-    { schema: { operationId: 'getTeam', tags: ['Teams'], params: IdParams, response: respond(200, 'The team', TeamAnswer) } },
-    async (request) => teamAnswer(ctx, await requireTeam(ctx.db, request.params.id)),
+    { config: { sessions: true }, schema: { operationId: 'getTeam', tags: ['Teams'], params: IdParams, response: respond(200, 'The team', TeamAnswer) } },
+    async (request) => {
+      await can.team(request, request.params.id, 'read');
+      return teamAnswer(ctx, await requireTeam(ctx.db, request.params.id));
+    },
   );
 
   app.patch(
@@ -55,6 +58,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
     '/teams/:id/members',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'listTeamMembers',
         tags: ['Teams'],
@@ -63,6 +67,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
       },
     },
     async (request) => {
+      await can.team(request, request.params.id, 'read');
       const team = await requireTeam(ctx.db, request.params.id);
       return { data: await listMembers(ctx.db, team.id) };
     },
@@ -118,6 +123,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
     '/users/:id',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'getUser',
         tags: ['Users'],
@@ -125,6 +131,9 @@ export const registerTeams: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The user', Type.Object({ data: Type.Ref('AdminUser') })),
       },
     },
-    async (request) => ({ data: presentUser(await requireUser(ctx.db, request.params.id)) }),
+    async (request) => {
+      can.self(request, request.params.id);
+      return { data: presentUser(await requireUser(ctx.db, request.params.id)) };
+    },
   );
 };

@@ -26,10 +26,11 @@ function presentEndpoint(endpoint: Endpoint) {
   };
 }
 
-export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy, respond }) => {
+export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy, can, respond }) => {
   app.post(
     '/webhook-endpoints',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'createWebhookEndpoint',
         description: 'Registers an endpoint for a team or an organization; a ping is sent to it.',
@@ -38,12 +39,16 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(201, 'The endpoint', EndpointAnswer),
       },
     },
-    async (request, reply) => reply.code(201).send({ data: presentEndpoint(await createEndpoint(ctx, endpointPolicy, request.body)) }),
+    async (request, reply) => {
+      await can.home(request, request.body.home);
+      return reply.code(201).send({ data: presentEndpoint(await createEndpoint(ctx, endpointPolicy, request.body)) });
+    },
   );
 
   app.get(
     '/webhook-endpoints',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'listWebhookEndpoints',
         tags: TAGS,
@@ -51,18 +56,26 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The endpoints', Type.Object({ data: Type.Array(Type.Ref('AdminWebhookEndpoint')) })),
       },
     },
-    async (request) => ({ data: (await listEndpoints(ctx, { type: request.query.home_type, id: request.query.home_id })).map(presentEndpoint) }),
+    async (request) => {
+      const home = { type: request.query.home_type, id: request.query.home_id };
+      await can.home(request, home);
+      return { data: (await listEndpoints(ctx, home)).map(presentEndpoint) };
+    },
   );
 
   app.get(
     '/webhook-endpoints/:id',
-    { schema: { operationId: 'getWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
-    async (request) => ({ data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id)) }),
+    { config: { sessions: true }, schema: { operationId: 'getWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id)) };
+    },
   );
 
   app.patch(
     '/webhook-endpoints/:id',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'updateWebhookEndpoint',
         tags: TAGS,
@@ -71,13 +84,17 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The endpoint', EndpointAnswer),
       },
     },
-    async (request) => ({ data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id, request.body)) }),
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id, request.body)) };
+    },
   );
 
   app.delete(
     '/webhook-endpoints/:id',
-    { schema: { operationId: 'deleteWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(204, 'Deleted', null) } },
+    { config: { sessions: true }, schema: { operationId: 'deleteWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(204, 'Deleted', null) } },
     async (request, reply) => {
+      await can.endpoint(request, request.params.id);
       await deleteEndpoint(ctx, request.params.id);
       return reply.code(204).send();
     },
@@ -86,6 +103,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
   app.get(
     '/webhook-endpoints/:id/signing-key',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'revealSigningKey',
         description: 'The key that signs deliveries to this endpoint.',
@@ -94,12 +112,16 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The signing key', SigningKeyAnswer),
       },
     },
-    async (request) => ({ data: { signing_key: (await requireEndpoint(ctx.db, request.params.id)).signing_key } }),
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: { signing_key: (await requireEndpoint(ctx.db, request.params.id)).signing_key } };
+    },
   );
 
   app.post(
     '/webhook-endpoints/:id/signing-key/rotate',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'rotateSigningKey',
         description: 'Replaces the signing key; the old one stops at once. Deliveries that fail during the switch are retried.',
@@ -108,12 +130,16 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The new signing key', SigningKeyAnswer),
       },
     },
-    async (request) => ({ data: { signing_key: await rotateSigningKey(ctx, request.params.id) } }),
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: { signing_key: await rotateSigningKey(ctx, request.params.id) } };
+    },
   );
 
   app.post(
     '/webhook-endpoints/:id/resume',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'resumeWebhookEndpoint',
         description: 'Makes a paused endpoint active; with `redeliver_missed` every missed delivery is sent again, oldest first.',
@@ -123,13 +149,17 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         response: respond(200, 'The endpoint', EndpointAnswer),
       },
     },
-    async (request) => ({ data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed)) }),
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed)) };
+    },
   );
 
   app.post(
     '/webhook-endpoints/:id/ping',
-    { schema: { operationId: 'pingWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
+    { config: { sessions: true }, schema: { operationId: 'pingWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
     async (request, reply) => {
+      await can.endpoint(request, request.params.id);
       await pingEndpoint(ctx, request.params.id);
       return reply.code(202).send();
     },

@@ -1,0 +1,131 @@
+// Sign-in for the console under /console/api (issue 6): ask for an e-mailed link, sign in with it (once),
+// sign in as the operator with the admin token, see who is signed in, sign out. Signing in sets the
+// session cookie; the answer carries the CSRF token that the console sends back on every write.
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainContext } from '../domain/context.js';
+import { requireUser } from '../domain/users.js';
+import { adminTokenCheck, refuseCredential } from '../http/admin/admin-auth.js';
+import { ProblemError, invalidRequest } from '../http/problem.js';
+import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../http/rate-limit.js';
+import type { TypeBoxApp } from '../http/typebox-app.js';
+import { consoleHomes } from './console-homes.js';
+import { loadGrants } from './grants.js';
+import { SESSION_COOKIE, clearedSessionCookie, readCookie, sessionCookie } from './session-cookie.js';
+import { type ConsoleSession, carriesCsrfToken, endSession, findSession, startSession } from './sessions.js';
+import { SIGN_IN_LINK_TTL_MS, consumeSignInLink, requestSignInLink } from './sign-in-links.js';
+
+export interface SessionRouteOptions {
+  ctx: DomainContext;
+  adminToken: string;
+  rateLimit: RequestRateLimit;
+  /** Without SMTP the link is written to the log at info level, so that a local start can sign in. */
+  logSignInLinks: boolean;
+}
+
+const secure = (request: FastifyRequest) => request.protocol === 'https';
+
+/**
+ * A sign-in comes from the console's own page: a JSON body (which another site's form cannot send) and,
+ * when the browser names it, the same origin. So no other site can sign a visitor in to its own account.
+ */
+function requireSameOrigin(request: FastifyRequest): void {
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let same = false;
+  try {
+    // Through URL both sides drop a default port the same way.
+    same = new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host;
+  } catch {
+    same = false;
+  }
+  if (!same) throw new ProblemError('forbidden', 'Sign in from the console itself');
+}
+
+async function currentSession(ctx: DomainContext, request: FastifyRequest): Promise<{ token: string; session: ConsoleSession } | null> {
+  const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+  const session = token === null ? null : await findSession(ctx, token);
+  return token !== null && session !== null ? { token, session } : null;
+}
+
+async function whoAmI(ctx: DomainContext, session: ConsoleSession) {
+  const user = session.userId === null ? null : await requireUser(ctx.db, session.userId);
+  const grants = session.userId === null ? null : await loadGrants(ctx.db, session.userId);
+  return {
+    data: {
+      operator: user === null,
+      user: user && { id: user.id, email: user.email, name: user.name },
+      csrf_token: session.csrfToken,
+      expires_at: session.expiresAt,
+      ...(await consoleHomes(ctx.db, grants)),
+    },
+  };
+}
+
+async function signIn(ctx: DomainContext, request: FastifyRequest, reply: FastifyReply, userId: string | null) {
+  const { token, session } = await startSession(ctx, userId);
+  reply.header('set-cookie', sessionCookie(token, secure(request)));
+  return whoAmI(ctx, session);
+}
+
+export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOptions): void {
+  const { ctx, rateLimit } = options;
+  const isAdminToken = adminTokenCheck(options.adminToken);
+
+  app.post(
+    '/console/api/sign-in-links',
+    { schema: { hide: true, body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }) }, { additionalProperties: false }) } },
+    async (request, reply) => {
+      requireSameOrigin(request);
+      const state = await rateLimit.take(`sign-in-ip:${request.ip}`);
+      applyRateHeaders(reply, state);
+      if (!state.allowed) throw rateLimited(state);
+      const result = await requestSignInLink(ctx, request.body.email);
+      if (result.outcome === 'sent' && options.logSignInLinks) {
+        request.log.info({ sign_in_link: result.link }, 'sign-in link (SMTP_URL is not set, so the link is logged instead of e-mailed)');
+      }
+      // The same answer whatever happened, so that the form tells nobody which addresses have users.
+      return reply.code(202).send({
+        data: { message: `If the address belongs to a user, a sign-in link is on its way. It works once, within ${SIGN_IN_LINK_TTL_MS / 60_000} minutes.` },
+      });
+    },
+  );
+
+  app.post(
+    '/console/api/session',
+    { schema: { hide: true, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }) } },
+    async (request, reply) => {
+      requireSameOrigin(request);
+      const userId = await consumeSignInLink(ctx, request.body.token);
+      if (userId === null) throw invalidRequest("Field 'token' is not a sign-in link that still works: a link works once, within 15 minutes. Ask for a new one.");
+      return signIn(ctx, request, reply, userId);
+    },
+  );
+
+  app.post(
+    '/console/api/session/operator',
+    { schema: { hide: true, body: Type.Object({ admin_token: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }) } },
+    async (request, reply) => {
+      requireSameOrigin(request);
+      if (!isAdminToken(request.body.admin_token)) return refuseCredential(rateLimit, request, reply, 'That is not the admin token');
+      return signIn(ctx, request, reply, null);
+    },
+  );
+
+  app.get('/console/api/session', { schema: { hide: true } }, async (request, reply) => {
+    const current = await currentSession(ctx, request);
+    if (current === null) return refuseCredential(rateLimit, request, reply, 'Not signed in');
+    return whoAmI(ctx, current.session);
+  });
+
+  app.delete('/console/api/session', { schema: { hide: true } }, async (request, reply) => {
+    const current = await currentSession(ctx, request);
+    if (current !== null) {
+      if (!carriesCsrfToken(request.headers['x-csrf-token'], current.session)) {
+        throw new ProblemError('forbidden', "Signing out must carry the session's X-CSRF-Token header");
+      }
+      await endSession(ctx, current.token);
+    }
+    return reply.code(204).header('set-cookie', clearedSessionCookie(secure(request))).send();
+  });
+}

@@ -1,0 +1,75 @@
+// Authorization of the management API for signed-in people, one check per kind of resource (issue 6).
+// The operator passes every check. A check first finds the resource (404 when there is none), then
+// refuses with 403 forbidden what the person's roles do not allow.
+import { type TeamAccess, reaches, teamAccess } from '../../console/grants.js';
+import { apiKeyHome } from '../../console/resource-homes.js';
+import type { DomainContext } from '../../domain/context.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { requireGuideRow } from '../../domain/guides/guide-writes.js';
+import { type Home, findTeam } from '../../domain/teams.js';
+import { requireAttempt } from '../../webhooks/deliveries.js';
+import { requireEndpoint } from '../../webhooks/endpoints.js';
+import type { FastifyRequest } from 'fastify';
+import { callerOf, forbidden } from './admin-auth.js';
+
+const REFUSALS: Record<TeamAccess, string> = {
+  read: "Only the team's members and its organization's admins may see this team",
+  edit: "Only the team's EDITOR and ADMIN members and its organization's admins may change its guides",
+  api: "Only the team's ADMIN members and its organization's admins may open the team's API settings",
+};
+
+/**
+ * Each check takes the request whose caller it checks, so a route reads `await can.home(request, home)`.
+ */
+export class AdminPolicies {
+  constructor(private readonly ctx: DomainContext) {}
+
+  operator(request: FastifyRequest): void {
+    if (callerOf(request).kind !== 'operator') throw forbidden('Only the operator may do this, with the admin token');
+  }
+
+  self(request: FastifyRequest, userId: string): void {
+    const caller = callerOf(request);
+    if (caller.kind === 'person' && caller.userId !== userId) throw forbidden('A person may read only their own user');
+  }
+
+  async team(request: FastifyRequest, teamId: string, needed: TeamAccess): Promise<void> {
+    const caller = callerOf(request);
+    if (caller.kind === 'operator') return;
+    const team = await findTeam(this.ctx.db, teamId);
+    if (!team) throw new NotFoundError('Team');
+    if (!reaches(teamAccess(caller.grants, team), needed)) throw forbidden(REFUSALS[needed]);
+  }
+
+  /** The organization's own settings and API settings: its admins only. */
+  organization(request: FastifyRequest, organizationId: string): void {
+    const caller = callerOf(request);
+    if (caller.kind === 'person' && !caller.grants.adminOf.has(organizationId)) {
+      throw forbidden("Only the organization's admins may open its API settings");
+    }
+  }
+
+  /** API settings of a home: its keys and webhook endpoints with their deliveries. */
+  async home(request: FastifyRequest, home: Home): Promise<void> {
+    if (home.type === 'organization') this.organization(request, home.id);
+    else await this.team(request, home.id, 'api');
+  }
+
+  async apiKey(request: FastifyRequest, keyId: string): Promise<void> {
+    if (callerOf(request).kind === 'person') await this.home(request, await apiKeyHome(this.ctx.db, keyId));
+  }
+
+  async endpoint(request: FastifyRequest, endpointId: string): Promise<void> {
+    if (callerOf(request).kind === 'operator') return;
+    const endpoint = await requireEndpoint(this.ctx.db, endpointId);
+    await this.home(request, { type: endpoint.home_type, id: endpoint.home_id });
+  }
+
+  async attempt(request: FastifyRequest, attemptId: string): Promise<void> {
+    if (callerOf(request).kind === 'person') await this.endpoint(request, (await requireAttempt(this.ctx, attemptId)).endpoint_id);
+  }
+
+  async guide(request: FastifyRequest, guideId: string, needed: TeamAccess): Promise<void> {
+    if (callerOf(request).kind === 'person') await this.team(request, (await requireGuideRow(this.ctx.db, guideId)).team_id, needed);
+  }
+}
