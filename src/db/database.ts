@@ -38,6 +38,9 @@ function openSqlite(path: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // 64 MiB of page cache (the default is 2 MiB): a page of 50 guides from 20 teams touches a few hundred
+  // pages, which should be read from memory rather than through the file each time.
+  sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', pool: null, name: path, close: () => db.destroy() };
 }

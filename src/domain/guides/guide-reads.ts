@@ -1,6 +1,6 @@
 // Reading guides as a key sees them (spec §4.2, §4.3): every guide of the teams it reaches, drafts
 // included, processing ones excluded; newest first in keyset pages; each with its `locked` flag.
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Plan } from '../../db/schema.js';
 import type { DomainContext, Executor } from '../context.js';
 import { isUuidShaped } from '../ids.js';
@@ -9,6 +9,8 @@ import { teamPlans } from '../teams.js';
 import type { KeysetPosition } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
+import { type GuideListRow, newestGuides, visible } from './guide-list-query.js';
+import { searchByWalking } from './guide-search-walk.js';
 import { titleSearch } from './title-search.js';
 
 export interface GuideListItem {
@@ -38,57 +40,14 @@ export interface GuidePage {
   next: KeysetPosition | null;
 }
 
-// Up to this many teams, each team's newest guides are read from its own index range and merged, so a
-// page costs a few index seeks per team whatever the table holds.
-const MERGE_TEAMS_UP_TO = 64;
-
-const LIST_COLUMNS = [
-  'g.id',
-  'g.team_id',
-  'g.created_at',
-  'g.updated_at',
-  'g.title',
-  'g.description',
-  'u.name as owner_name',
-  'g.icon_url',
-  'g.permalink',
-  'g.publish_status',
-] as const;
-
-function visible(): Expression<SqlBool> {
-  return sql<SqlBool>`g.processing_state <> 'processing'`;
-}
-
 export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
   if (query.teamIds.length === 0) return { items: [], next: null };
-  const fetch = query.limit + 1;
+  const list = { teamIds: query.teamIds, after: query.after, fetch: query.limit + 1 };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
-
-  const base = (teamIds: readonly string[]) => {
-    let select = ctx.db
-      .selectFrom('guides as g')
-      .leftJoin('users as u', 'u.id', 'g.owner_id')
-      .select(LIST_COLUMNS)
-      .where(teamIds.length === 1 ? sql<SqlBool>`g.team_id = ${teamIds[0]}` : sql<SqlBool>`g.team_id IN (${sql.join(teamIds)})`)
-      .where(visible());
-    if (query.after) {
-      const { createdAt, id } = query.after;
-      select = select.where(sql<SqlBool>`(g.created_at, g.id) < (${createdAt}, ${id})`);
-    }
-    if (search) select = select.where(search.condition);
-    return select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(fetch);
-  };
-
-  let rows;
-  const merge = query.teamIds.length > 1 && query.teamIds.length <= MERGE_TEAMS_UP_TO && !search?.indexed;
-  if (merge) {
-    const [first, ...rest] = query.teamIds.map((teamId, i) => ctx.db.selectFrom(base([teamId]).as(`t${i}`)).selectAll());
-    let union = first!;
-    for (const arm of rest) union = union.unionAll(arm);
-    rows = await union.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(fetch).execute();
-  } else {
-    rows = await base(query.teamIds).execute();
-  }
+  let rows: GuideListRow[] | null = null;
+  if (!search) rows = await newestGuides(ctx, list);
+  else if (!search.indexed) rows = await newestGuides(ctx, list, { conditions: [search.perRow] });
+  else rows = (await searchByWalking(ctx, list, search.perRow)) ?? (await newestGuides(ctx, list, { conditions: [search.indexed], merge: false }));
 
   const hasMore = rows.length > query.limit;
   const pageRows = hasMore ? rows.slice(0, query.limit) : rows;

@@ -1,0 +1,113 @@
+// The list query of GET /v1/guides: the newest visible guides of some teams after a keyset position,
+// with an optional filter. For a handful of teams, each team's newest guides are found in its own range
+// of the team index and merged, so a page costs a few index seeks per team whatever the table holds; the
+// rows themselves (large: they carry the steps) are read only for the guides on the page.
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { DomainContext } from '../context.js';
+import type { KeysetPosition } from '../keyset-cursor.js';
+
+export const MERGE_TEAMS_UP_TO = 64;
+
+const LIST_COLUMNS = [
+  'g.id',
+  'g.team_id',
+  'g.created_at',
+  'g.updated_at',
+  'g.title',
+  'g.description',
+  'u.name as owner_name',
+  'g.icon_url',
+  'g.permalink',
+  'g.publish_status',
+] as const;
+
+/** Guides still processing are nobody's to see through the API. */
+export function visible(): Expression<SqlBool> {
+  return sql<SqlBool>`g.processing_state <> 'processing'`;
+}
+
+export function olderThan(position: KeysetPosition): Expression<SqlBool> {
+  return sql<SqlBool>`(g.created_at, g.id) < (${position.createdAt}, ${position.id})`;
+}
+
+export function notOlderThan(position: KeysetPosition): Expression<SqlBool> {
+  return sql<SqlBool>`(g.created_at, g.id) >= (${position.createdAt}, ${position.id})`;
+}
+
+function teamCondition(teamIds: readonly string[]): Expression<SqlBool> {
+  return teamIds.length === 1 ? sql<SqlBool>`g.team_id = ${teamIds[0]}` : sql<SqlBool>`g.team_id IN (${sql.join(teamIds)})`;
+}
+
+/**
+ * The positions of the teams' visible guides, newest first, after `after` and meeting every condition:
+ * only columns of the (team_id, created_at, id, processing_state, title_folded) index are read, so the
+ * walk never touches the table.
+ */
+function positionsOf(ctx: DomainContext, teamIds: readonly string[], after: KeysetPosition | null, conditions: Expression<SqlBool>[], fetch: number) {
+  let select = ctx.db.selectFrom('guides as g').select(['g.id', 'g.created_at']).where(teamCondition(teamIds)).where(visible());
+  if (after) select = select.where(olderThan(after));
+  for (const condition of conditions) select = select.where(condition);
+  return select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(fetch);
+}
+
+async function rowsAt(ctx: DomainContext, picked: Expression<{ id: string; created_at: string }>) {
+  return ctx.db
+    .selectFrom('guides as g')
+    .leftJoin('users as u', 'u.id', 'g.owner_id')
+    .select(LIST_COLUMNS)
+    .where(sql<SqlBool>`g.id IN (SELECT id FROM (${picked}) picked)`)
+    .orderBy('g.created_at', 'desc')
+    .orderBy('g.id', 'desc')
+    .execute();
+}
+
+export type GuideListRow = Awaited<ReturnType<typeof rowsAt>>[number];
+
+export interface ListQuery {
+  teamIds: readonly string[];
+  after: KeysetPosition | null;
+  fetch: number;
+}
+
+/**
+ * The first `fetch` guides of the teams. `perTeam` adds conditions for one team's own range; `merge:
+ * false` reads all teams in one query instead, for a filter answered by its own index (perTeam unused).
+ */
+export async function newestGuides(
+  ctx: DomainContext,
+  { teamIds, after, fetch }: ListQuery,
+  options: { conditions?: Expression<SqlBool>[]; perTeam?: (teamId: string) => Expression<SqlBool>[]; merge?: boolean } = {},
+): Promise<GuideListRow[]> {
+  const conditions = options.conditions ?? [];
+  const forTeam = (teamId: string) => [...conditions, ...(options.perTeam?.(teamId) ?? [])];
+  const merge = options.merge !== false && teamIds.length > 1 && teamIds.length <= MERGE_TEAMS_UP_TO;
+  if (!merge) {
+    const only = teamIds.length === 1 ? forTeam(teamIds[0]!) : conditions;
+    return rowsAt(ctx, positionsOf(ctx, teamIds, after, only, fetch));
+  }
+  // Each team's newest positions from its own index range, merged; only the page's rows are then read.
+  const arms = teamIds.map((teamId, i) => ctx.db.selectFrom(positionsOf(ctx, [teamId], after, forTeam(teamId), fetch).as(`t${i}`)).selectAll());
+  const [first, ...rest] = arms;
+  let union = first!;
+  for (const arm of rest) union = union.unionAll(arm);
+  return rowsAt(ctx, union.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(fetch));
+}
+
+/** Per team, the position of its `depth`-th visible guide after `after`; teams with fewer have none. */
+export async function positionsAtDepth(
+  ctx: DomainContext,
+  teamIds: readonly string[],
+  after: KeysetPosition | null,
+  depth: number,
+): Promise<Map<string, KeysetPosition>> {
+  const arms = teamIds.map((teamId, i) => {
+    let select = ctx.db.selectFrom('guides as g').select(['g.team_id', 'g.created_at', 'g.id']).where('g.team_id', '=', teamId).where(visible());
+    if (after) select = select.where(olderThan(after));
+    return ctx.db.selectFrom(select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(1).offset(depth - 1).as(`d${i}`)).selectAll();
+  });
+  const [first, ...rest] = arms;
+  let union = first!;
+  for (const arm of rest) union = union.unionAll(arm);
+  const rows = await union.execute();
+  return new Map(rows.map((row) => [row.team_id, { createdAt: row.created_at, id: row.id }]));
+}
