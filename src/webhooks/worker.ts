@@ -155,12 +155,20 @@ export class DeliveryWorker implements OutboxSignal {
   private dispatch(batch: ClaimedAttempt[]): void {
     const { endpoint_id: endpointId, claim_token: token } = batch[0]!;
     const work = (async () => {
+      // The claim gave the batch a full lease; it is renewed whenever what is left could not cover one
+      // more attempt and the recording of its outcome with half the margin to spare.
+      let leaseEnds = this.ctx.clock.now().getTime() + this.leaseMs;
+      const renewBelowMs = this.options.timeoutMs + (this.leaseMs - this.options.timeoutMs) / 2;
       for (const attempt of batch) {
         if (!this.running) {
           await releaseClaim(this.ctx, token);
           return;
         }
-        await renewLease(this.ctx, token, this.leaseMs);
+        const now = this.ctx.clock.now().getTime();
+        if (leaseEnds - now < renewBelowMs) {
+          await renewLease(this.ctx, token, this.leaseMs);
+          leaseEnds = now + this.leaseMs;
+        }
         await this.deliver(attempt);
       }
     })()
