@@ -68,14 +68,15 @@ export function failedRequests(measurement: WrkMeasurement): number {
   return connect + read + write + status + timeout;
 }
 
-/** The installed wrk's version line, or null when wrk is missing. */
+/** The installed wrk's version ("wrk debian/4.1.0-3+b2 [epoll]"), or null when wrk is missing. */
 export function wrkVersion(): string | null {
+  const first = (text: string) => text.split('\n')[0]!.replace(/\s*Copyright.*$/, '').trim();
   try {
-    return execFileSync('wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0]!.trim();
+    return first(execFileSync('wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   } catch (error) {
     // `wrk -v` prints its version and exits 1; the output is still there.
     const stdout = (error as { stdout?: string }).stdout;
-    if (typeof stdout === 'string' && stdout.startsWith('wrk')) return stdout.split('\n')[0]!.trim();
+    if (typeof stdout === 'string' && stdout.startsWith('wrk')) return first(stdout);
     return null;
   }
 }

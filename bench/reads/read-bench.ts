@@ -19,6 +19,15 @@ export interface ReadPass {
   problems: string[];
 }
 
+/**
+ * Waits until a server has worked off the requests wrk left behind: when wrk stops it closes its
+ * connections, but a server still answers what it had read from them, and that backlog must not eat into
+ * the next run. A probe is answered after what was queued before it.
+ */
+async function drain(url: string): Promise<void> {
+  for (let i = 0; i < 2; i++) await fetch(`${url}/readyz`).then((response) => response.arrayBuffer());
+}
+
 async function fetchBody(url: string, key: string): Promise<{ status: number; body: Buffer }> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
@@ -69,9 +78,12 @@ export async function runReadPass(store: LoadedStore, options: BenchOptions, sca
           threads: options.threads,
         };
         await runWrk({ ...load, seconds: options.warmupSeconds });
+        await drain(servers[target].url);
         const memory = sampleRss(servers[target].child.pid);
         const measured = await runWrk({ ...load, seconds: options.seconds });
         result.targets[target] = { ...measured, peakRssMb: memory.stop() };
+        await drain(servers[target].url);
+        if (measured.requests === 0) problems.push(`${scenario.id} at ${guides} guides on ${target}: no request completed in ${options.seconds} s`);
         const failed = failedRequests(measured);
         if (failed > 0) problems.push(`${scenario.id} at ${guides} guides on ${target}: ${failed} of ${measured.requests} requests failed (${JSON.stringify(measured.errors)})`);
         log(`  ${scenario.id.padEnd(15)} ${target.padEnd(15)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${measured.p50Ms.toFixed(2)} ms  p99 ${measured.p99Ms.toFixed(2)} ms`);

@@ -1,0 +1,157 @@
+// The verdicts and the table of BENCHMARKS.md from fixed results: ratios, targets, plans, percentiles.
+import { describe, expect, it } from 'vitest';
+import { hasTableScan } from '../../bench/plans.js';
+import { checks } from '../../bench/report/checks.js';
+import { distinctSteps, renderBenchmarks } from '../../bench/report/markdown.js';
+import type { BenchResults, ReadScenarioResult, TargetMeasurement } from '../../bench/results.js';
+import { percentile, summarize } from '../../bench/webhooks/percentiles.js';
+
+function measurement(requestsPerSecond: number, p50Ms: number, p99Ms: number): TargetMeasurement {
+  return {
+    requests: requestsPerSecond * 10,
+    seconds: 10,
+    requestsPerSecond,
+    meanMs: p50Ms,
+    p50Ms,
+    p90Ms: p99Ms,
+    p99Ms,
+    maxMs: p99Ms,
+    bytes: 0,
+    errors: { connect: 0, read: 0, write: 0, status: 0, timeout: 0 },
+    peakRssMb: 120,
+  };
+}
+
+function read(id: string, guides: number, service: number, noCache: number, sql: number, bytes: number, p50 = 5, p99 = 10): ReadScenarioResult {
+  return {
+    id,
+    label: id,
+    guides,
+    path: '/v1/guides?limit=50',
+    responseBytes: { service: 1000, ceilingSql: 1000 },
+    sameBody: true,
+    targets: {
+      service: measurement(service, p50, p99),
+      serviceNoCache: measurement(noCache, p50, p99),
+      ceilingSql: measurement(sql, p50, p99),
+      ceilingBytes: measurement(bytes, 1, 2),
+    },
+  };
+}
+
+const results: BenchResults = {
+  mode: 'full',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:20:00.000Z',
+  seconds: 1200,
+  command: 'npm run bench',
+  gitCommit: 'abc1234',
+  gitDirty: false,
+  machine: { cpus: 2, cpuModel: 'Test CPU', memoryMb: 4096, node: 'v20.0.0', wrk: 'wrk 4.1.0', kernel: '6.1', loadAverage: [0.5, 0.4, 0.3] },
+  load: { connections: 64, threads: 2, warmupSeconds: 3, seconds: 10 },
+  stores: [{ guides: 1_000_000, loadSeconds: 160, reused: false }, { guides: 10_000, loadSeconds: 5, reused: false }],
+  reads: [
+    read('list-org', 1_000_000, 9000, 4500, 5000, 20000),
+    read('deep-org', 1_000_000, 8000, 4000, 4800, 20000),
+    read('search-rare', 1_000_000, 6000, 3000, 3200, 20000, 12, 30),
+    read('members', 1_000_000, 1000, 700, 1000, 9000, 5, 40),
+    read('list-org', 10_000, 9500, 5000, 5200, 21000),
+    read('search-rare', 10_000, 6000, 4000, 3300, 21000),
+  ],
+  processPeaks: [
+    { target: 'service', guides: 1_000_000, peakMb: 180 },
+    { target: 'serviceNoCache', guides: 1_000_000, peakMb: 150 },
+  ],
+  searchPlans: [{ guides: 1_000_000, term: 'fjord', plan: ['CO-ROUTINE d0', 'SEARCH g USING INDEX x (team_id=?)', 'SCAN d0', 'CO-ROUTINE d1', 'SEARCH g USING INDEX x (team_id=?)', 'SCAN d1'], tableScan: false }],
+  webhooks: {
+    endpoints: 10,
+    events: 10_000,
+    expectedDeliveries: 100_000,
+    throughput: { delivered: 100_000, deliveriesPerSecond: 3000, totalSeconds: 40, writeSeconds: 20, timedOut: false },
+    latency: {
+      eventsPerSecond: 100,
+      events: 1000,
+      delivered: 10_000,
+      fromCreatedAt: { count: 10_000, p50Ms: 8, p99Ms: 120, maxMs: 200 },
+      fromResponse: { count: 10_000, p50Ms: 6, p99Ms: 110, maxMs: 190 },
+      timedOut: false,
+    },
+    ceiling: { concurrency: 10, requests: 100_000, deliveriesPerSecond: 6000, totalSeconds: 17 },
+    peakRssMb: 210,
+    hwmMb: 320,
+  },
+  problems: [],
+};
+
+const verdict = (what: string) => {
+  const found = checks(results).find((check) => check.what === what);
+  if (!found) throw new Error(`no check "${what}"`);
+  return found;
+};
+
+describe('checks', () => {
+  it('compares the service without caches with the SQL ceiling on the largest store', () => {
+    expect(verdict('list-org: service (READ_CACHE=off) / SQL ceiling')).toMatchObject({ measured: 0.9, pass: true });
+    expect(verdict('members: service (READ_CACHE=off) / SQL ceiling')).toMatchObject({ measured: 0.7, pass: false });
+  });
+
+  it('bounds the tail, compares deep with first pages and the largest store with the smallest', () => {
+    expect(verdict('members: service p99 / p50')).toMatchObject({ measured: 8, pass: false });
+    expect(verdict('deep-org / list-org: service req/s').measured).toBeCloseTo(8000 / 9000);
+    expect(verdict('deep-org / list-org: service req/s').pass).toBe(false);
+    expect(verdict('list-org: 1,000,000 / 10,000 guides, service req/s').measured).toBeCloseTo(9000 / 9500);
+    expect(verdict('search-rare: 1,000,000 / 10,000 guides, READ_CACHE=off req/s')).toMatchObject({ measured: 0.75, pass: false });
+  });
+
+  it('checks search latency, plans, webhooks and memory', () => {
+    expect(verdict('search-rare at 1,000,000 guides: service p50')).toMatchObject({ measured: 12, pass: false });
+    expect(verdict('search "fjord": EXPLAIN shows a table scan').pass).toBe(true);
+    expect(verdict('webhooks: deliveries/s / undici ceiling')).toMatchObject({ measured: 0.5, pass: false });
+    expect(verdict('webhooks: first-attempt latency p50').pass).toBe(true);
+    expect(verdict('webhooks: first-attempt latency p99').pass).toBe(false);
+    expect(verdict('service peak RSS (VmHWM), any run')).toMatchObject({ measured: 320, pass: false });
+  });
+});
+
+describe('renderBenchmarks', () => {
+  const markdown = renderBenchmarks({ full: results, quick: null }, 'Added a cache.');
+
+  it('shows the read table with its ratios, the machine and the command', () => {
+    expect(markdown).toContain('| list-org | 9,000 | 4,500 | 5,000 | 20,000 | 0.90 | 1.80 | 0.45 | 5.00 / 10.00 | 5.00 / 10.00 | 120 | 1,000 |');
+    expect(markdown).toContain('2 × Test CPU');
+    expect(markdown).toContain('npm run bench -- --quick');
+    expect(markdown).toContain('### Reads at 10,000 guides (scaling)');
+  });
+
+  it('includes the hand-written changes', () => {
+    expect(markdown).toMatch(/## What was changed to get there\n\nAdded a cache\./);
+  });
+});
+
+describe('plans', () => {
+  it('tells a table scan from index walks and scans of co-routines', () => {
+    expect(hasTableScan(['SCAN g'])).toBe(true);
+    expect(hasTableScan(['SCAN g USING INDEX guides_team_order'])).toBe(false);
+    expect(hasTableScan(['CO-ROUTINE t0', 'SEARCH g USING INDEX x (team_id=?)', 'SCAN t0'])).toBe(false);
+    expect(hasTableScan(['SCAN f VIRTUAL TABLE INDEX 0:M1'])).toBe(false);
+    expect(hasTableScan(['SCAN CONSTANT ROW'])).toBe(false);
+  });
+
+  it('folds the arms of a merged list into one line each', () => {
+    expect(distinctSteps(['CO-ROUTINE d0', 'SCAN d0', 'CO-ROUTINE d1', 'SCAN d1', 'USE TEMP B-TREE FOR ORDER BY'])).toEqual([
+      'CO-ROUTINE dN ×2',
+      'SCAN dN ×2',
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+  });
+});
+
+describe('percentiles', () => {
+  it('takes the nearest rank', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+    expect(summarize([3, 1, 2])).toEqual({ count: 3, p50Ms: 2, p99Ms: 3, maxMs: 3 });
+  });
+});
