@@ -4,6 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
+import { SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { requireUser } from '../domain/users.js';
 import { adminTokenCheck, refuseCredential } from '../http/admin/admin-auth.js';
 import { ProblemError, invalidRequest } from '../http/problem.js';
@@ -57,6 +58,8 @@ async function whoAmI(ctx: DomainContext, session: ConsoleSession) {
       user: user && { id: user.id, email: user.email, name: user.name },
       csrf_token: session.csrfToken,
       expires_at: session.expiresAt,
+      /** What the endpoint form offers. */
+      event_types: SUBSCRIBABLE_EVENTS,
       ...(await consoleHomes(ctx.db, grants)),
     },
   };

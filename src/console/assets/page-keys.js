@@ -1,0 +1,114 @@
+// API keys of a team or organization: the list, a form that creates one (its full key shown once, with a
+// copy button and a warning), and revoking with confirmation.
+import { api, query } from './api.js';
+import { act, actionForm, confirmAction, copyField, errorBox, fill, h, table, time } from './dom.js';
+
+const SCOPES = [
+  ['guides:read', 'Read guides'],
+  ['teams:read', 'Read teams'],
+  ['members:read', 'Read members'],
+];
+const EXPIRIES = [
+  ['30', '30 days'],
+  ['90', '90 days'],
+  ['365', '1 year'],
+  ['', 'Never'],
+];
+
+export async function keysPage({ main, home }) {
+  const errors = h('div');
+  const created = h('div');
+  const list = h('div');
+  const homeQuery = query({ home_type: home.type, home_id: home.id });
+
+  async function refresh() {
+    const keys = (await api.get(`/api-keys?${homeQuery}`)).data;
+    if (keys.length === 0) return fill(list, h('p', { class: 'muted' }, 'No keys yet.'));
+    fill(
+      list,
+      table(
+        'API keys',
+        ['Name', 'Key', 'Scopes', 'Created', 'Expires', 'Last used', ''],
+        keys.map((key) => [
+          key.name,
+          h('code', {}, `${key.secret_hint}…`),
+          key.scopes.join(', '),
+          time(key.created_at),
+          key.expires_at ? time(key.expires_at) : 'Never',
+          key.last_used_at ? time(key.last_used_at) : h('span', { class: 'muted' }, 'Not yet'),
+          revokeButton(key),
+        ]),
+      ),
+    );
+  }
+
+  function revokeButton(key) {
+    const button = h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke ${key.name}` }, 'Revoke');
+    button.addEventListener('click', async () => {
+      if (!(await confirmAction(`Revoke the key “${key.name}”? Requests with it are refused at once.`, 'Revoke key'))) return;
+      await act(button, errors, async () => {
+        await api.del(`/api-keys/${key.id}`);
+        fill(created);
+        await refresh();
+      });
+    });
+    return button;
+  }
+
+  const name = h('input', { id: 'key-name', required: true, maxlength: 200 });
+  const expiry = h('select', { id: 'key-expiry' }, EXPIRIES.map(([value, label]) => h('option', { value, selected: value === '90' }, label)));
+  const scopeBoxes = SCOPES.map(([scope, label]) => ({ scope, box: h('input', { type: 'checkbox', id: `scope-${scope}`, value: scope, checked: true }), label }));
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create key');
+  const form = actionForm(
+    { class: 'card' },
+    errors,
+    async () => {
+      const scopes = scopeBoxes.filter((s) => s.box.checked).map((s) => s.scope);
+      if (scopes.length === 0) throw { detail: 'Pick at least one scope.' };
+      const answer = await api.post('/api-keys', {
+        home: { type: home.type, id: home.id },
+        name: name.value,
+        scopes,
+        expires_in_days: expiry.value === '' ? null : Number(expiry.value),
+      });
+      fill(
+        created,
+        h(
+          'div',
+          { class: 'alert warning', role: 'status' },
+          h('h3', {}, `Key “${answer.data.name}” created`),
+          h('p', {}, h('strong', {}, 'Copy this key now. It is shown only this once'), ' — the service keeps only a hash of it. If it is lost, revoke it and create another.'),
+          copyField('Your new API key', answer.secret, 'new-key'),
+        ),
+      );
+      form.reset();
+      await refresh();
+      created.querySelector('input')?.focus();
+    },
+    h('h2', {}, 'Create a key'),
+    h('div', { class: 'field' }, h('label', { for: 'key-name' }, 'Name'), name),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Scopes'),
+      scopeBoxes.map(({ scope, box, label }) => h('div', { class: 'check' }, box, h('label', { for: `scope-${scope}` }, label, ' ', h('code', {}, scope)))),
+    ),
+    h('div', { class: 'field' }, h('label', { for: 'key-expiry' }, 'Expires after'), expiry),
+    submit,
+  );
+
+  fill(
+    main,
+    h('h1', { tabindex: -1 }, `API keys · ${home.name}`),
+    h('p', { class: 'muted' }, home.type === 'organization' ? 'An organization key reaches every team of the organization.' : 'A team key reaches this team.'),
+    errors,
+    created,
+    list,
+    form,
+  );
+  try {
+    await refresh();
+  } catch (error) {
+    fill(main, h('h1', { tabindex: -1 }, `API keys · ${home.name}`), errorBox(error));
+  }
+}

@@ -1,0 +1,56 @@
+// API settings: for an organization, API access on or off and organization keys only, with its plan; for
+// a team, its plan and which organization's settings rule it.
+import { api } from './api.js';
+import { actionForm, errorBox, fill, h, notice } from './dom.js';
+
+const PLAN_NAMES = { free: 'Free', starter: 'Starter', growth: 'Growth', enterprise: 'Enterprise' };
+const planLine = (plan) =>
+  h('p', {}, 'Plan: ', h('strong', {}, PLAN_NAMES[plan] ?? plan), plan === 'growth' || plan === 'enterprise' ? ' — full guides through the API.' : ' — the API gives guide previews; full guides come with Growth and above.');
+
+export async function settingsPage({ main, home }) {
+  const title = h('h1', { tabindex: -1 }, `API settings · ${home.name}`);
+  if (home.type === 'team') {
+    const team = (await api.get(`/teams/${home.id}`)).data;
+    return fill(
+      main,
+      title,
+      h(
+        'section',
+        { class: 'card' },
+        planLine(team.plan),
+        team.organization_id
+          ? h('p', {}, `API access and the organization-keys-only rule are set by the organization${home.organization_name ? ` ${home.organization_name}` : ''}.`)
+          : h('p', {}, 'This team has no organization: its API access is always on.'),
+      ),
+    );
+  }
+  let organization;
+  try {
+    organization = (await api.get(`/organizations/${home.id}`)).data;
+  } catch (error) {
+    return fill(main, title, errorBox(error));
+  }
+  const errors = h('div');
+  const saved = h('div');
+  const enabled = h('input', { type: 'checkbox', id: 'api-enabled', checked: organization.api_enabled });
+  const orgOnly = h('input', { type: 'checkbox', id: 'org-keys-only', checked: organization.org_keys_only });
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save settings');
+  fill(
+    main,
+    title,
+    errors,
+    actionForm(
+      { class: 'card' },
+      errors,
+      async () => {
+        await api.patch(`/organizations/${home.id}`, { api_enabled: enabled.checked, org_keys_only: orgOnly.checked });
+        fill(saved, notice('Settings saved.'));
+      },
+      planLine(organization.plan),
+      h('div', { class: 'check' }, enabled, h('label', { for: 'api-enabled' }, 'API access'), h('p', { class: 'muted small' }, 'Off: every key of the organization and its teams is refused with api_disabled.')),
+      h('div', { class: 'check' }, orgOnly, h('label', { for: 'org-keys-only' }, 'Organization keys only'), h('p', { class: 'muted small' }, 'On: team keys are refused with team_keys_disabled.')),
+      save,
+      saved,
+    ),
+  );
+}

@@ -1,0 +1,57 @@
+// Signing in: by e-mailed link for people, with the admin token for the operator.
+import { signInApi } from './api.js';
+import { actionForm, errorBox, fill, h, notice } from './dom.js';
+
+export function signInPage(context, nextHash) {
+  const { main } = context;
+  const errors = h('div');
+  const sent = h('div');
+  const email = h('input', { id: 'email', type: 'email', name: 'email', autocomplete: 'email', required: true });
+  const sendButton = h('button', { type: 'submit', class: 'primary' }, 'E-mail me a sign-in link');
+  const linkForm = actionForm(
+    { class: 'card' },
+    errors,
+    async () => {
+      const answer = await signInApi.requestLink(email.value);
+      fill(sent, notice(answer.data.message));
+    },
+    h('h2', {}, 'Sign in with your e-mail'),
+    h('div', { class: 'field' }, h('label', { for: 'email' }, 'E-mail address'), email),
+    sendButton,
+    sent,
+  );
+
+  const token = h('input', { id: 'admin-token', type: 'password', autocomplete: 'current-password', required: true });
+  const tokenButton = h('button', { type: 'submit', class: 'secondary' }, 'Sign in as operator');
+  const tokenForm = actionForm(
+    { class: 'card' },
+    errors,
+    async () => {
+      const answer = await signInApi.withAdminToken(token.value);
+      context.setSession(answer.data);
+      context.navigate(nextHash());
+    },
+    h('h2', {}, 'Operator'),
+    h('p', { class: 'muted' }, 'The admin token is printed when the service first starts, and kept in its data directory.'),
+    h('div', { class: 'field' }, h('label', { for: 'admin-token' }, 'Admin token'), token),
+    tokenButton,
+  );
+
+  const page = h('div', { class: 'sign-in' }, h('h1', { tabindex: -1 }, 'Sign in to the console'), errors, linkForm, tokenForm);
+  fill(main, page);
+}
+
+/** Uses the token of an e-mailed link (from the URL fragment, which no server sees) to sign in. */
+export async function completeSignIn(context, token, nextHash) {
+  const { main } = context;
+  fill(main, h('h1', { tabindex: -1 }, 'Signing you in…'));
+  try {
+    const answer = await signInApi.withLink(token);
+    context.setSession(answer.data);
+    // The link is used up: keep it out of the history.
+    history.replaceState(null, '', '#/');
+    context.navigate(nextHash());
+  } catch (error) {
+    fill(main, h('h1', { tabindex: -1 }, 'That sign-in link does not work'), errorBox(error), h('p', {}, h('a', { href: '#/sign-in' }, 'Ask for a new link')));
+  }
+}

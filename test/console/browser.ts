@@ -1,0 +1,63 @@
+// A real browser against a listening service, for the console's browser tests: Debian's Chromium driven
+// by playwright-core. A missing Chromium fails the tests (CI installs it); nothing is skipped.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { expect } from 'vitest';
+import { freePort } from '../support/processes.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
+
+// Without the background-networking switches Chromium keeps calling home, which a closed network refuses.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`The console's browser tests need Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run installs it)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** A service listening on loopback, whose PUBLIC_URL (and so its sign-in links) is its real address. */
+export async function startListeningService(env: Record<string, string> = {}): Promise<{ t: TestService; baseUrl: string }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await startTestService({ PUBLIC_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', ...env });
+  await t.service.app.listen({ port, host: '127.0.0.1' });
+  return { t, baseUrl };
+}
+
+/** A page that fails the test on any script error or failed request of the console. */
+export async function consolePage(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  return page;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The text of the alert the console shows, once one shows. */
+export async function alertText(page: Page): Promise<string> {
+  const alert = page.getByRole('alert').first();
+  await alert.waitFor();
+  const text = await alert.innerText();
+  expect(text.length).toBeGreaterThan(0);
+  return text;
+}

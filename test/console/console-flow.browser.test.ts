@@ -1,0 +1,239 @@
+// The console in a real browser (issue 6): a team admin signs in by e-mailed link, creates a key and uses
+// it, adds an endpoint that points at a local receiver, sees the ping in the Deliveries list and sends it
+// again, rotates the signing key, is paused by a 410 and resumes with redelivery; the operator turns on
+// organization keys only; a VIEWER cannot reach API settings. Each page is saved as a screenshot.
+import { createHmac } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, type TestService } from '../support/service.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { eventually } from '../support/waiting.js';
+import { alertText, consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
+import { mailedLinkToken } from './sessions.js';
+
+let browser: Browser;
+let t: TestService;
+let baseUrl: string;
+let receiver: Receiver;
+let page: Page;
+const world: Record<string, any> = {};
+
+const signature = (key: string, body: string) => `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
+const lastOfType = (type: string) => receiver.received.filter((r) => r.headers['x-service-event'] === type).at(-1);
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  ({ t, baseUrl } = await startListeningService());
+  receiver = await startReceiver();
+  world.organization = await t.admin('POST', '/organizations', { name: 'Northwind Outfitters', plan: 'growth' });
+  world.team = await t.admin('POST', '/teams', { name: 'Support', organization_id: world.organization.id });
+  world.other = await t.admin('POST', '/teams', { name: 'Sales', organization_id: world.organization.id });
+  world.ana = await t.admin('POST', '/users', { email: 'ana@example.com', name: 'Ana Admin' });
+  world.victor = await t.admin('POST', '/users', { email: 'victor@example.com', name: 'Victor Viewer' });
+  await t.admin('PUT', `/teams/${world.team.id}/members/${world.ana.id}`, { role: 'ADMIN' });
+  await t.admin('PUT', `/teams/${world.team.id}/members/${world.victor.id}`, { role: 'VIEWER' });
+  world.guide = await t.admin('POST', '/guides', {
+    team_id: world.team.id,
+    title: 'Reset a customer password',
+    description: 'From the admin panel',
+    steps: [{ text: 'Open settings' }, { text: 'Choose Reset' }],
+  });
+  page = await consolePage(browser);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await t?.close();
+});
+
+async function signInByLink(target: Page, email: string) {
+  await target.goto(`${baseUrl}/console/`);
+  await target.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+  await target.getByLabel('E-mail address').fill(email);
+  await target.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await target.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
+  const token = await mailedLinkToken(t, email);
+  await target.goto(`${baseUrl}/console/#/sign-in/${token}`);
+}
+
+describe('a team admin in the console', () => {
+  it('signs in by e-mailed link and lands on the API keys of their team', async () => {
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await screenshot(page, '01-sign-in');
+    await signInByLink(page, 'ana@example.com');
+    await page.getByRole('heading', { name: 'API keys · Support' }).waitFor();
+    expect(await page.getByText('Ana Admin').isVisible()).toBe(true);
+  });
+
+  it('creates a key, sees it once with a copy button, and the key works against /v1/auth/verify', async () => {
+    await page.getByLabel('Name').fill('Zapier');
+    await page.getByLabel('Read members').uncheck();
+    await page.getByLabel('Expires after').selectOption('30');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const field = page.getByLabel('Your new API key');
+    await field.waitFor();
+    const secret = await field.inputValue();
+    expect(secret).toMatch(/^gsk_/);
+    expect(await page.getByText('Copy this key now. It is shown only this once').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    await page.getByRole('cell', { name: 'Zapier', exact: true }).waitFor();
+    await screenshot(page, '02-api-keys');
+
+    const verify = await fetch(`${baseUrl}/v1/auth/verify`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(verify.status).toBe(200);
+    const body = (await verify.json()) as { data: { name: string; scopes: string[] } };
+    expect(body.data.name).toBe('Zapier');
+    expect(body.data.scopes).toEqual(['guides:read', 'teams:read']);
+  });
+
+  it('adds an endpoint pointing at a local receiver, which gets the ping', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks · Support' }).waitFor();
+    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByLabel('guide.created').check();
+    await page.getByLabel('guide.updated').check();
+    await page.getByLabel('Description (optional)').fill('Local receiver');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('heading', { name: receiver.url }).waitFor();
+    await receiver.waitFor(1);
+    expect(receiver.received[0]!.headers['x-service-event']).toBe('ping');
+    await screenshot(page, '03-webhooks');
+  });
+
+  it('sees the ping in the Deliveries list with its details, and sends it again', async () => {
+    await page.getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    await page.locator('.badge.delivered').first().waitFor();
+    await page.getByRole('button', { name: /^Details of attempt 1 of ping/ }).click();
+    await page.getByRole('heading', { name: 'Request headers' }).waitFor();
+    expect(await page.locator('#delivery-detail').innerText()).toContain('x-service-signature');
+    await page.getByRole('button', { name: 'Send ping again' }).first().click();
+    await page.getByRole('status').filter({ hasText: 'Sent again as attempt 2' }).waitFor();
+    await receiver.waitFor(2);
+    // The list refreshes itself until the new attempt is delivered.
+    await eventually('the resent attempt shows as delivered', async () => ((await page.locator('.badge.delivered').count()) === 2 ? true : undefined));
+    await screenshot(page, '04-deliveries');
+  });
+
+  it('reveals the signing key on the endpoint, rotates it after confirming, and deliveries are signed with the new key', async () => {
+    await page.getByRole('link', { name: '← Webhooks' }).click();
+    await openMenu();
+    await page.getByRole('menuitem', { name: 'Reveal signing key' }).click();
+    const keyField = page.getByLabel('Signing key');
+    await keyField.waitFor();
+    const oldKey = await keyField.inputValue();
+    expect(signatureOfLastPing()).toBe(signature(oldKey, lastOfType('ping')!.body));
+
+    await openMenu();
+    await page.getByRole('menuitem', { name: 'Rotate signing key…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
+    await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
+    const newKey = await page.getByLabel('Signing key').inputValue();
+    expect(newKey).not.toBe(oldKey);
+    await screenshot(page, '05-signing-key');
+
+    await openMenu();
+    await page.getByRole('menuitem', { name: 'Send ping' }).click();
+    await receiver.waitFor(3);
+    expect(signatureOfLastPing()).toBe(signature(newKey, lastOfType('ping')!.body));
+  });
+
+  it('is paused when the receiver answers 410, and resumes from the menu with the missed events redelivered', async () => {
+    receiver.answer = { status: 410 };
+    await openMenu();
+    await page.getByRole('menuitem', { name: 'Send ping' }).click();
+    await receiver.waitFor(4);
+    await eventually('the endpoint is paused', async () => {
+      await page.reload();
+      return (await page.getByText('Paused: the receiver answered 410 Gone').count()) === 1 ? true : undefined;
+    });
+    await screenshot(page, '06-webhooks-paused');
+
+    // A change while paused: published from the Guides page, it is kept as missed.
+    await page.getByRole('link', { name: 'Guides' }).click();
+    await page.getByRole('link', { name: 'Reset a customer password' }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Published.' }).waitFor();
+    await screenshot(page, '07-guide');
+    const before = receiver.received.length;
+
+    receiver.answer = { status: 200 };
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await openMenu();
+    await page.getByRole('menuitem', { name: 'Resume…' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByLabel('Redeliver missed events, oldest first').isChecked()).toBe(true);
+    await screenshot(page, '08-resume');
+    await dialog.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('status').filter({ hasText: 'missed events are being redelivered' }).waitFor();
+    await receiver.waitFor(before + 1);
+    const redelivered = receiver.received.slice(before).map((r) => r.headers['x-service-event']);
+    expect(redelivered).toContain('guide.updated');
+    expect(JSON.parse(lastOfType('guide.updated')!.body).data.changed).toEqual(['publish_status']);
+    await page.getByText('Active', { exact: true }).waitFor();
+  });
+
+  it('filters the Deliveries list by status', async () => {
+    await page.getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByLabel('Status').selectOption('failed');
+    await eventually('only the failed attempt (the 410) is listed', async () => {
+      const badges = await page.locator('tbody .badge').allInnerTexts();
+      return badges.length === 1 && badges[0] === 'failed' ? true : undefined;
+    });
+    expect(await page.locator('tbody').innerText()).toContain('410');
+  });
+
+  it('reads well at phone width', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByLabel('Status').selectOption('');
+    await page.locator('.badge.delivered').first().waitFor();
+    await screenshot(page, '09-deliveries-phone');
+    // Runs in the page, where `document` exists; this file is type-checked without the DOM library.
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+});
+
+async function openMenu() {
+  await page.getByText('Actions', { exact: true }).first().click();
+}
+
+function signatureOfLastPing() {
+  return lastOfType('ping')!.headers['x-service-signature'];
+}
+
+describe('the operator in the console', () => {
+  it("signs in with the admin token and sets the organization's API settings", async () => {
+    const operator = await consolePage(browser);
+    await operator.goto(`${baseUrl}/console/`);
+    await operator.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await operator.getByRole('button', { name: 'Sign in as operator' }).click();
+    await operator.getByText('Operator', { exact: true }).waitFor();
+    await operator.getByLabel('Working on').selectOption(`organization:${world.organization.id}`);
+    await operator.getByRole('link', { name: 'API settings' }).click();
+    await operator.getByText('Plan: Growth').waitFor();
+    await operator.getByLabel('Organization keys only').check();
+    await operator.getByRole('button', { name: 'Save settings' }).click();
+    await operator.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    await screenshot(operator, '10-organization-settings');
+    expect((await t.admin('GET', `/organizations/${world.organization.id}`)).org_keys_only).toBe(true);
+    await operator.context().close();
+  });
+});
+
+describe('a VIEWER in the console', () => {
+  it('sees only the Guides, and API settings refuse them in words', async () => {
+    const viewer = await consolePage(browser);
+    await signInByLink(viewer, 'victor@example.com');
+    await viewer.getByRole('heading', { name: 'Guides · Support' }).waitFor();
+    const sections = await viewer.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
+    expect(sections).toEqual(['Guides']);
+    await viewer.goto(`${baseUrl}/console/#/team/${world.team.id}/keys`);
+    expect(await alertText(viewer)).toContain("Only the team's ADMIN members and its organization's admins may open the team's API settings");
+    await screenshot(viewer, '11-viewer-refused');
+    await viewer.context().close();
+  });
+});
