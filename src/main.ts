@@ -35,6 +35,7 @@ async function main(): Promise<void> {
       `  REST API:       ${config.publicUrl}/v1`,
       `  Reference:      ${config.publicUrl}/docs`,
       `  Management API: ${config.publicUrl}/admin/v1`,
+      `  Console:        ${config.appUrl}/console/`,
       service.adminTokenGenerated
         ? `  Admin token:    ${service.adminToken}`
         : `  Admin token:    ${config.adminToken ? 'as set in ADMIN_TOKEN' : `stored in ${config.dataDir}/admin-token`}`,
@@ -51,6 +52,9 @@ async function main(): Promise<void> {
       '',
       'Try:',
       `  curl -H "Authorization: Bearer ${demo.organizationKey}" "${config.publicUrl}/v1/guides?limit=5"`,
+      '',
+      'Console sign-in: alice@northwind.example (organization admin), bob@northwind.example (team admin),',
+      `  carol@northwind.example (viewer), or the admin token${config.smtpUrl ? '' : '; without SMTP_URL the sign-in link is also written to the log'}.`,
     );
   }
   banner(lines);
