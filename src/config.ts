@@ -27,6 +27,8 @@ export interface Config {
   logLevel: string;
   /** Whom to believe about the client address (X-Forwarded-For): nobody, every proxy, N hops, or these addresses. */
   trustProxy: boolean | number | string;
+  /** Keeps v1 answers in memory between requests (embedded store only), dropped on every write. */
+  readCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -147,5 +149,6 @@ export function loadConfig(env: Env = process.env): Config {
     demo: boolean(env, 'DEMO', true),
     logLevel: read(env, 'LOG_LEVEL') ?? 'info',
     trustProxy: trustProxy(env),
+    readCache: boolean(env, 'READ_CACHE', true),
   };
 }

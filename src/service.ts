@@ -9,7 +9,9 @@ import { openStore, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { DomainContext } from './domain/context.js';
+import { ReadCache } from './domain/read-cache.js';
 import { serviceSecret } from './domain/service-secrets.js';
+import { WriteWatch } from './db/write-watch.js';
 import { buildApp } from './http/app.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
@@ -44,6 +46,8 @@ export function loggerOptions(config: Config): pino.LoggerOptions {
   return { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' } };
 }
 
+const READ_CACHE_ENTRIES = 5000;
+
 // Polling while the LISTEN connection is down (PostgreSQL), so work from other processes still flows.
 const POLL_WITHOUT_LISTENER_MS = 1000;
 
@@ -58,8 +62,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     await migrateToLatest(store);
     let worker: DeliveryWorker | null = null;
+    const readCache = config.readCache && store.dataVersion ? new ReadCache({ maxEntries: READ_CACHE_ENTRIES, externalVersion: store.dataVersion }) : undefined;
     const ctx: DomainContext = {
-      db: store.db,
+      db: readCache ? store.db.withPlugin(new WriteWatch(() => readCache.invalidate())) : store.db,
+      readCache,
       dialect: store.dialect,
       clock: options.clock ?? systemClock,
       settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs },

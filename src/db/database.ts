@@ -16,6 +16,8 @@ export interface Store {
   pool: pg.Pool | null;
   /** A name for this store that is safe to show: the SQLite path or the PostgreSQL database name. */
   name: string;
+  /** SQLite's data_version: it changes when another connection commits to the file. None on PostgreSQL. */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,8 @@ function openSqlite(path: string): Store {
   // pages, which should be read from memory rather than through the file each time.
   sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', pool: null, name: path, close: () => db.destroy() };
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, poolSize: number): Store {

@@ -8,6 +8,7 @@ import type { DomainContext, Executor } from './context.js';
 import { NotFoundError } from './errors.js';
 import { newId, normalizeId } from './ids.js';
 import { findOrganization, requireOrganization } from './organizations.js';
+import { remember } from './read-cache.js';
 import { type Home, findTeam, requireTeam } from './teams.js';
 
 export type Scope = 'guides:read' | 'teams:read' | 'members:read';
@@ -122,19 +123,33 @@ async function policyFor(db: Executor, homeType: KeyHomeType, homeId: string): P
   return organization.org_keys_only ? 'team_keys_disabled' : 'ok';
 }
 
+/** A live key with its organization's policy, as found by the hash of its secret; what admission caches. */
+export interface KeyRecord {
+  key: ApiKey;
+  policy: KeyPolicy;
+}
+
+/** The key whose secret hashes to `hash`, unless it is unknown, revoked or its home is gone. */
+export async function findKeyByHash(db: Executor, hash: string): Promise<KeyRecord | null> {
+  const row = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
+  if (!row || row.revoked_at !== null) return null;
+  const policy = await policyFor(db, row.home_type, row.home_id);
+  return policy === null ? null : { key: present(row), policy };
+}
+
+/** What a found key (or none) allows now: expiry is a matter of the clock, so it is checked on every use. */
+export function authenticationOf(record: KeyRecord | null, now: Date): Authentication {
+  if (!record) return { outcome: 'invalid' };
+  if (record.key.expires_at !== null && record.key.expires_at <= timestamp(now)) return { outcome: 'expired' };
+  return { outcome: 'ok', key: record.key, policy: record.policy };
+}
+
 /** Resolves a bearer secret to its key. A malformed secret is refused without a database read. */
 export async function authenticateKey(ctx: DomainContext, secret: string): Promise<Authentication> {
   if (!isWellFormedKeySecret(secret)) return { outcome: 'invalid' };
   const hash = hashKeySecret(secret);
-  const row = await ctx.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
-  if (!row || row.revoked_at !== null) {
-    return { outcome: 'invalid' };
-  }
-  const now = ctx.clock.now();
-  if (row.expires_at !== null && row.expires_at <= timestamp(now)) return { outcome: 'expired' };
-  const policy = await policyFor(ctx.db, row.home_type, row.home_id);
-  if (policy === null) return { outcome: 'invalid' };
-  return { outcome: 'ok', key: present(row), policy };
+  const record = await remember(ctx.readCache, `key:${hash}`, () => findKeyByHash(ctx.db, hash));
+  return authenticationOf(record, ctx.clock.now());
 }
 
 const LAST_USED_PRECISION_MS = 60_000;
@@ -144,4 +159,6 @@ export async function touchApiKey(ctx: DomainContext, key: ApiKey): Promise<void
   const now = ctx.clock.now();
   if (key.last_used_at !== null && now.getTime() - Date.parse(key.last_used_at) < LAST_USED_PRECISION_MS) return;
   await ctx.db.updateTable('api_keys').set({ last_used_at: timestamp(now) }).where('id', '=', key.id).execute();
+  // The key may be a cached record that outlives this request (the write above does not drop it).
+  key.last_used_at = timestamp(now);
 }

@@ -4,6 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
+import type { ReadCache } from './read-cache.js';
 
 export interface DomainSettings {
   /** `guide.url` in events is `${appUrl}/guides/{id}`. */
@@ -26,6 +27,8 @@ export interface DomainContext {
   /** Signs and checks list cursors; kept in the store so every process agrees. */
   cursorSecret: Buffer;
   outbox: OutboxSignal;
+  /** Answers of the read-only API kept between requests; absent where nothing is cached. */
+  readCache?: ReadCache;
 }
 
 export type Executor = Kysely<Database>;

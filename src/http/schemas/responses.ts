@@ -19,7 +19,11 @@ const RATE_HEADERS = {
 export interface ResponseOptions {
   rateHeaders: boolean;
   errors: readonly ErrorCode[];
+  /** The success carries an ETag, and If-None-Match naming it is answered 304 without a body. */
+  entityTags?: boolean;
 }
+
+const ETAG_HEADER = { ETag: { type: 'string', description: 'A strong tag of the body; send it back in If-None-Match' } };
 
 function headersFor(options: ResponseOptions, extra: Record<string, unknown> = {}) {
   return { ...COMMON_HEADERS, ...(options.rateHeaders ? RATE_HEADERS : {}), ...extra };
@@ -32,10 +36,14 @@ const EXTRA_ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, unknown>>> =
 /** A response map: `success` at `status` (no body when `success` is null), and the problems listed. */
 export function responses(status: number, description: string, success: TSchema | null, options: ResponseOptions) {
   const map: Record<number, unknown> = {};
+  const tagged = options.entityTags ? ETAG_HEADER : {};
   map[status] =
     success === null
       ? { description, type: 'null', headers: headersFor(options) }
-      : { description, headers: headersFor(options), content: { 'application/json': { schema: success } } };
+      : { description, headers: headersFor(options, tagged), content: { 'application/json': { schema: success } } };
+  if (options.entityTags) {
+    map[304] = { description: 'Not Modified: If-None-Match names the current ETag; no body', type: 'null', headers: headersFor(options, tagged) };
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of options.errors) {
     const errorStatus = ERROR_CATALOGUE[code].status;

@@ -6,6 +6,7 @@ import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js'
 import { reachedTeamIds } from '../../domain/teams.js';
 import { invalidRequest, notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
+import { cachedLookUp, sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { presentGuide } from './presenters.js';
 import { GuidePage } from './schemas.js';
@@ -43,19 +44,22 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
         response: respond(200, 'A page of guides', GuidePage, ['invalid_request', 'not_found', 'scope_missing']),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const key = admittedKey(request);
-      const { q, cursor } = request.query;
+      const { q, cursor, limit } = request.query;
       const teamId = request.query.team_id;
       const binding = { holder: key.id, filters: [teamId, q] };
       const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
       if (cursor !== undefined && after === null) {
         throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
       }
-      const teamIds = await reachedTeamIds(ctx.db, key.home, teamId);
+      const teamIds = await cachedLookUp(ctx, ['reach', key.home, teamId], () => reachedTeamIds(ctx.db, key.home, teamId));
       if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-      const page = await guidePage(ctx, { teamIds, q, limit: request.query.limit!, after });
-      return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+      // Keyed by the key too: its id is bound into the cursor the page carries.
+      return sendCached(ctx, reply, ['guides', key.id, teamIds, q, after, limit], async () => {
+        const page = await guidePage(ctx, { teamIds, q, limit: limit!, after });
+        return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+      });
     },
   );
 
@@ -75,12 +79,15 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
         response: respond(200, 'The guide', Type.Object({ data: Type.Ref('Guide') }), ['not_found', 'scope_missing']),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const key = admittedKey(request);
-      const teamIds = (await reachedTeamIds(ctx.db, key.home)) ?? [];
-      const found = await findVisibleGuide(ctx.db, teamIds, request.params.guideId);
-      if (!found) throw notFound('No guide this key may see has that id or permalink');
-      return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };
+      const teamIds = (await cachedLookUp(ctx, ['reach', key.home], () => reachedTeamIds(ctx.db, key.home))) ?? [];
+      const { guideId } = request.params;
+      return sendCached(ctx, reply, ['guide', teamIds, guideId], async () => {
+        const found = await findVisibleGuide(ctx.db, teamIds, guideId);
+        if (!found) throw notFound('No guide this key may see has that id or permalink');
+        return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };
+      });
     },
   );
 };

@@ -4,6 +4,7 @@ import { listMembers } from '../../domain/members.js';
 import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
 import { notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
+import { cachedLookUp, sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { presentTeam } from './presenters.js';
 import type { V1Routes } from './v1-plugin.js';
@@ -24,7 +25,10 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
         response: respond(200, 'The teams', Type.Object({ data: Type.Array(Type.Ref('Team')) }), ['scope_missing']),
       },
     },
-    async (request) => ({ data: (await teamsReachedBy(ctx.db, admittedKey(request).home)).map(presentTeam) }),
+    async (request, reply) => {
+      const { home } = admittedKey(request);
+      return sendCached(ctx, reply, ['teams', home], async () => ({ data: (await teamsReachedBy(ctx.db, home)).map(presentTeam) }));
+    },
   );
 
   app.get(
@@ -47,10 +51,12 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
         ]),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const teamId = request.query.team_id;
-      if (!(await reachedTeamIds(ctx.db, admittedKey(request).home, teamId))) throw notFound('No team with that team_id is reachable with this key');
-      return { data: await listMembers(ctx.db, teamId) };
+      const { home } = admittedKey(request);
+      const reached = await cachedLookUp(ctx, ['reach', home, teamId], () => reachedTeamIds(ctx.db, home, teamId));
+      if (!reached) throw notFound('No team with that team_id is reachable with this key');
+      return sendCached(ctx, reply, ['members', teamId], async () => ({ data: await listMembers(ctx.db, teamId) }));
     },
   );
 };

@@ -13,6 +13,7 @@ import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { registerAuthVerify } from './auth-verify.js';
 import { registerGuides } from './guides.js';
+import { tagAnswer } from './entity-tags.js';
 import { admit } from './key-auth.js';
 import { Guide, GuideListItem, Key, Member, Team } from './schemas.js';
 import { registerTeams } from './teams.js';
@@ -101,11 +102,12 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
   });
 
   app.addHook('preHandler', lowercaseIdParameters);
+  app.addHook('onSend', tagAnswer);
 
   const deps: V1Deps = {
     ctx,
     respond: (status, description, success, errors) =>
-      responses(status, description, success, { rateHeaders: true, errors: [...new Set([...V1_ERRORS, ...errors])] }),
+      responses(status, description, success, { rateHeaders: true, entityTags: true, errors: [...new Set([...V1_ERRORS, ...errors])] }),
   };
   for (const register of [registerAuthVerify, registerGuides, registerTeams]) register(app, deps);
 

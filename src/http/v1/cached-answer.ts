@@ -1,0 +1,28 @@
+// A v1 answer kept between requests as the bytes sent and their entity tag, so that a repeated request
+// costs neither the queries nor the serialization. The route's own response schema serializes it, once.
+import type { FastifyReply } from 'fastify';
+import type { DomainContext } from '../../domain/context.js';
+import { remember } from '../../domain/read-cache.js';
+import { entityTag } from './entity-tags.js';
+
+interface CachedBody {
+  body: string;
+  etag: string;
+}
+
+/**
+ * Sends the answer kept under `key` (every input the answer depends on), or computes, serializes and
+ * keeps it. A problem thrown by `compute` is sent as usual and nothing is kept.
+ */
+export async function sendCached(ctx: DomainContext, reply: FastifyReply, key: readonly unknown[], compute: () => Promise<unknown>): Promise<FastifyReply> {
+  const cached = await remember<CachedBody>(ctx.readCache, JSON.stringify(key), async () => {
+    const body = reply.serializeInput((await compute()) as Record<string, unknown>, '200', 'application/json') as string;
+    return { body, etag: entityTag(body) };
+  });
+  return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);
+}
+
+/** A smaller answer the routes need on the way (a key's reach), kept the same way. */
+export function cachedLookUp<T>(ctx: DomainContext, key: readonly unknown[], compute: () => Promise<T>): Promise<T> {
+  return remember(ctx.readCache, JSON.stringify(key), compute);
+}
