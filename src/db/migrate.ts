@@ -7,9 +7,9 @@ import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
 import { sharedRateLimits } from './migrations/0003_shared_rate_limits.js';
 import { claimOwners } from './migrations/0004_claim_owners.js';
-import { consoleSessions } from './migrations/0007_console_sessions.js';
-import { endpointQueues } from './migrations/0008_endpoint_queues.js';
-import { guideWalkIndex } from './migrations/0009_guide_walk_index.js';
+import { consoleSessions } from './migrations/0005_console_sessions.js';
+import { endpointQueues } from './migrations/0006_endpoint_queues.js';
+import { guideWalkIndex } from './migrations/0007_guide_walk_index.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -17,9 +17,9 @@ function migrationList(store: Store): Record<string, Migration> {
     '0002_webhooks': webhooks(store.dialect),
     '0003_shared_rate_limits': sharedRateLimits(store.dialect),
     '0004_claim_owners': claimOwners(store.dialect),
-    '0007_console_sessions': consoleSessions(store.dialect),
-    '0008_endpoint_queues': endpointQueues(),
-    '0009_guide_walk_index': guideWalkIndex(store.dialect),
+    '0005_console_sessions': consoleSessions(store.dialect),
+    '0006_endpoint_queues': endpointQueues(),
+    '0007_guide_walk_index': guideWalkIndex(store.dialect),
   };
 }
 
