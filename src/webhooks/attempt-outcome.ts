@@ -58,14 +58,18 @@ export async function recordOutcome(
       .executeTakeFirst();
     if (held.numUpdatedRows === 0n) throw new LostClaimError(attempt.id);
 
-    const endpoint = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', attempt.endpoint_id).executeTakeFirst();
-    if (!endpoint) return;
     if (outcome.delivered) {
-      if (endpoint.failing_since !== null) {
-        await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
-      }
+      // The endpoint is healthy again; a statement that matches nothing when it already was.
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: null })
+        .where('id', '=', attempt.endpoint_id)
+        .where('failing_since', 'is not', null)
+        .execute();
       return;
     }
+    const endpoint = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', attempt.endpoint_id).executeTakeFirst();
+    if (!endpoint) return;
 
     let paused = endpoint.status === 'paused';
     if (outcome.status === 410) paused = (await pauseEndpoint(trx, endpoint.id, 'gone', now, policy.pauseAfterMs)) || paused;

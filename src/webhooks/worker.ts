@@ -33,6 +33,17 @@ const IDLE_AT_MOST_MS = 60_000;
 // Time past the delivery time-out before a claim may be taken over: enough to record the outcome.
 const LEASE_MARGIN_MS = { least: 1000, most: 30_000 };
 
+interface BatchEvent {
+  type: string;
+  payload: string;
+}
+
+async function eventsOf(ctx: DomainContext, batch: ClaimedAttempt[]): Promise<Map<string, BatchEvent>> {
+  const ids = [...new Set(batch.map((attempt) => attempt.event_id))];
+  const rows = await ctx.db.selectFrom('events').select(['id', 'type', 'payload']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 export class DeliveryWorker implements OutboxSignal {
   private running = false;
   private woken = false;
@@ -158,6 +169,8 @@ export class DeliveryWorker implements OutboxSignal {
       // The claim gave the batch a full lease; it is renewed whenever what is left could not cover one
       // more attempt and the recording of its outcome with half the margin to spare.
       let leaseEnds = this.ctx.clock.now().getTime() + this.leaseMs;
+      // Events never change once recorded: the batch's bodies are read at once.
+      const events = await eventsOf(this.ctx, batch);
       const renewBelowMs = this.options.timeoutMs + (this.leaseMs - this.options.timeoutMs) / 2;
       for (const attempt of batch) {
         if (!this.running) {
@@ -169,7 +182,7 @@ export class DeliveryWorker implements OutboxSignal {
           await renewLease(this.ctx, token, this.leaseMs);
           leaseEnds = now + this.leaseMs;
         }
-        await this.deliver(attempt);
+        await this.deliver(attempt, events.get(attempt.event_id));
       }
     })()
       .catch((error: unknown) => {
@@ -185,7 +198,7 @@ export class DeliveryWorker implements OutboxSignal {
     this.inFlight.set(endpointId, work);
   }
 
-  private async deliver(attempt: ClaimedAttempt): Promise<void> {
+  private async deliver(attempt: ClaimedAttempt, event: BatchEvent | undefined): Promise<void> {
     const { ctx } = this;
     const endpoint = await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', attempt.endpoint_id).executeTakeFirst();
     if (!endpoint) return; // deleted: its attempts went with it
@@ -198,7 +211,7 @@ export class DeliveryWorker implements OutboxSignal {
         .execute();
       return;
     }
-    const event = await ctx.db.selectFrom('events').select(['type', 'payload']).where('id', '=', attempt.event_id).executeTakeFirstOrThrow();
+    if (!event) throw new Error(`event ${attempt.event_id} of delivery ${attempt.id} is missing`);
     // The signing key is read at send time, so a rotated key takes effect at once.
     const headers = {
       'content-type': 'application/json',
