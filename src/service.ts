@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { DomainContext } from './domain/context.js';
 import { ReadCache } from './domain/read-cache.js';
+import { answerWeight } from './http/v1/cached-answer.js';
 import { serviceSecret } from './domain/service-secrets.js';
 import { WriteWatch } from './db/write-watch.js';
 import { buildApp } from './http/app.js';
@@ -46,7 +47,8 @@ export function loggerOptions(config: Config): pino.LoggerOptions {
   return { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' } };
 }
 
-const READ_CACHE_ENTRIES = 5000;
+// Answers kept in memory weigh at most this much (RSS stays well under 300 MB with SQLite's own cache).
+const READ_CACHE_BYTES = 48 * 1024 * 1024;
 
 // Polling while the LISTEN connection is down (PostgreSQL), so work from other processes still flows.
 const POLL_WITHOUT_LISTENER_MS = 1000;
@@ -62,7 +64,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     await migrateToLatest(store);
     let worker: DeliveryWorker | null = null;
-    const readCache = config.readCache && store.dataVersion ? new ReadCache({ maxEntries: READ_CACHE_ENTRIES, externalVersion: store.dataVersion }) : undefined;
+    const readCache = config.readCache && store.dataVersion ? new ReadCache({ maxWeight: READ_CACHE_BYTES, weigh: answerWeight, externalVersion: store.dataVersion }) : undefined;
     const ctx: DomainContext = {
       db: readCache ? store.db.withPlugin(new WriteWatch(() => readCache.invalidate())) : store.db,
       readCache,

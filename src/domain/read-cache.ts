@@ -9,8 +9,10 @@
 // other's writes announced, so there the cache is off (docs/decisions.md).
 
 export interface ReadCacheOptions {
-  /** Entries kept at most; the least recently used go first. */
-  maxEntries: number;
+  /** What the entries may weigh together; the least recently used go first. */
+  maxWeight: number;
+  /** An entry's weight: about the bytes it holds. */
+  weigh: (value: unknown) => number;
   /** A number that changes whenever another process commits to the store; checked on every look-up. */
   externalVersion?: () => number;
 }
@@ -18,12 +20,14 @@ export interface ReadCacheOptions {
 interface Entry {
   generation: number;
   value: unknown;
+  weight: number;
 }
 
 export class ReadCache {
   private generation = 0;
   private externalSeen: number | undefined;
   private readonly entries = new Map<string, Entry>();
+  private weight = 0;
 
   constructor(private readonly options: ReadCacheOptions) {}
 
@@ -31,6 +35,7 @@ export class ReadCache {
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
+    this.weight = 0;
   }
 
   /** The cached answer for `key`, or `compute`'s, kept unless a write happened while it ran. */
@@ -50,8 +55,17 @@ export class ReadCache {
     const generation = this.generation;
     const value = await compute();
     if (generation === this.generation) {
-      this.entries.set(key, { generation, value });
-      if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      const weight = key.length + this.options.weigh(value);
+      const previous = this.entries.get(key);
+      if (previous) this.weight -= previous.weight;
+      this.entries.delete(key);
+      this.entries.set(key, { generation, value, weight });
+      this.weight += weight;
+      for (const [oldest, entry] of this.entries) {
+        if (this.weight <= this.options.maxWeight) break;
+        this.entries.delete(oldest);
+        this.weight -= entry.weight;
+      }
     }
     return value;
   }

@@ -10,6 +10,12 @@ interface CachedBody {
   etag: string;
 }
 
+/** Serialized answers weigh their bytes (two per character, as strings are kept); look-ups a flat amount. */
+export function answerWeight(value: unknown): number {
+  const body = (value as Partial<CachedBody> | null)?.body;
+  return typeof body === 'string' ? body.length * 2 : 1024;
+}
+
 /**
  * Sends the answer kept under `key` (every input the answer depends on), or computes, serializes and
  * keeps it. A problem thrown by `compute` is sent as usual and nothing is kept.
