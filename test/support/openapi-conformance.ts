@@ -62,6 +62,11 @@ export async function checkResponse(service: Service, method: string, url: strin
     if (response.headers[header.toLowerCase()] === undefined) throw new Error(`${where}: header ${header} missing`);
   }
   if (method.toUpperCase() === 'HEAD') return;
+  if (!documented.content) {
+    if (response.body !== '') throw new Error(`${where}: documented without a body, got one`);
+    if (contentType !== '') throw new Error(`${where}: documented without a body, got Content-Type ${contentType}`);
+    return;
+  }
   if (!documented.content?.[contentType]) throw new Error(`${where}: media type ${contentType} not documented`);
   const ref = `openapi#/${pointer('paths', match!.template, verb, 'responses', status, 'content', contentType, 'schema')}`;
   const validate = ajv.getSchema(ref);

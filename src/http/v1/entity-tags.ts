@@ -26,7 +26,9 @@ export async function tagAnswer(request: FastifyRequest, reply: FastifyReply, pa
     reply.header('etag', tag);
   }
   if (!matchesIfNoneMatch(request.headers['if-none-match'], tag)) return payload;
+  // RFC 9110 §15.4.5: a 304 has no content, so it describes none.
   reply.code(304);
   reply.removeHeader('content-length');
+  reply.removeHeader('content-type');
   return '';
 }
