@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { requireUser } from '../domain/users.js';
-import { adminTokenCheck, refuseCredential } from '../http/admin/admin-auth.js';
+import { adminTokenCheck, refuseCredential, refuseWhileSpent } from '../http/admin/admin-auth.js';
 import { ProblemError, invalidRequest } from '../http/problem.js';
 import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../http/rate-limit.js';
 import type { TypeBoxApp } from '../http/typebox-app.js';
@@ -43,9 +43,9 @@ function requireSameOrigin(request: FastifyRequest): void {
   if (!same) throw new ProblemError('forbidden', 'Sign in from the console itself');
 }
 
-async function currentSession(ctx: DomainContext, request: FastifyRequest): Promise<{ token: string; session: ConsoleSession } | null> {
+async function currentSession(ctx: DomainContext, adminToken: string, request: FastifyRequest): Promise<{ token: string; session: ConsoleSession } | null> {
   const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-  const session = token === null ? null : await findSession(ctx, token);
+  const session = token === null ? null : await findSession(ctx, token, adminToken);
   return token !== null && session !== null ? { token, session } : null;
 }
 
@@ -65,8 +65,9 @@ async function whoAmI(ctx: DomainContext, session: ConsoleSession) {
   };
 }
 
-async function signIn(ctx: DomainContext, request: FastifyRequest, reply: FastifyReply, userId: string | null) {
-  const { token, session } = await startSession(ctx, userId);
+async function signIn(options: SessionRouteOptions, request: FastifyRequest, reply: FastifyReply, userId: string | null) {
+  const { ctx } = options;
+  const { token, session } = await startSession(ctx, userId, options.adminToken);
   reply.header('set-cookie', sessionCookie(token, secure(request)));
   return whoAmI(ctx, session);
 }
@@ -101,7 +102,7 @@ export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOpti
       requireSameOrigin(request);
       const userId = await consumeSignInLink(ctx, request.body.token);
       if (userId === null) throw invalidRequest("Field 'token' is not a sign-in link that still works: a link works once, within 15 minutes. Ask for a new one.");
-      return signIn(ctx, request, reply, userId);
+      return signIn(options, request, reply, userId);
     },
   );
 
@@ -110,24 +111,25 @@ export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOpti
     { schema: { hide: true, body: Type.Object({ admin_token: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }) } },
     async (request, reply) => {
       requireSameOrigin(request);
+      refuseWhileSpent(rateLimit, request, reply);
       if (!isAdminToken(request.body.admin_token)) return refuseCredential(rateLimit, request, reply, 'That is not the admin token');
-      return signIn(ctx, request, reply, null);
+      return signIn(options, request, reply, null);
     },
   );
 
   app.get('/console/api/session', { schema: { hide: true } }, async (request, reply) => {
-    const current = await currentSession(ctx, request);
+    const current = await currentSession(ctx, options.adminToken, request);
     if (current === null) return refuseCredential(rateLimit, request, reply, 'Not signed in');
     return whoAmI(ctx, current.session);
   });
 
   app.delete('/console/api/session', { schema: { hide: true } }, async (request, reply) => {
-    const current = await currentSession(ctx, request);
+    const current = await currentSession(ctx, options.adminToken, request);
     if (current !== null) {
       if (!carriesCsrfToken(request.headers['x-csrf-token'], current.session)) {
         throw new ProblemError('forbidden', "Signing out must carry the session's X-CSRF-Token header");
       }
-      await endSession(ctx, current.token);
+      await endSession(ctx, current.token, options.adminToken);
     }
     return reply.code(204).header('set-cookie', clearedSessionCookie(secure(request))).send();
   });

@@ -138,9 +138,23 @@ describe('an organization admin', () => {
     expectProblem(await asSession(t, w.orgAdmin, 'GET', keysOf(teamHome(w.solo))), 403, 'forbidden');
   });
 
-  it("cannot change the organization's plan: that is the operator's", async () => {
+  it("cannot change the organization's plan or name: those are the operator's", async () => {
     expectProblem(await asSession(t, w.orgAdmin, 'PATCH', `/organizations/${w.organization.id}`, { plan: 'enterprise' }), 403, 'forbidden');
-    expect((await t.admin('GET', `/organizations/${w.organization.id}`)).plan).toBe('growth');
+    expectProblem(await asSession(t, w.orgAdmin, 'PATCH', `/organizations/${w.organization.id}`, { name: 'Renamed', api_enabled: true }), 403, 'forbidden');
+    const organization = await t.admin('GET', `/organizations/${w.organization.id}`);
+    expect([organization.plan, organization.name]).toEqual(['growth', 'Roles Org']);
+  });
+
+  it("cannot reach another organization, its teams or its keys", async () => {
+    const other = await t.admin('POST', '/organizations', { name: 'Other Org' });
+    const otherTeam = await t.admin('POST', '/teams', { name: 'Elsewhere', organization_id: other.id });
+    const home = { type: 'organization', id: other.id };
+    expectProblem(await asSession(t, w.orgAdmin, 'GET', `/organizations/${other.id}`), 403, 'forbidden');
+    expectProblem(await asSession(t, w.orgAdmin, 'PATCH', `/organizations/${other.id}`, { api_enabled: false }), 403, 'forbidden');
+    expectProblem(await asSession(t, w.orgAdmin, 'GET', keysOf(home)), 403, 'forbidden');
+    expectProblem(await asSession(t, w.orgAdmin, 'POST', '/api-keys', key(teamHome(otherTeam))), 403, 'forbidden');
+    expectProblem(await asSession(t, w.orgAdmin, 'GET', `/teams/${otherTeam.id}`), 403, 'forbidden');
+    expect((await t.admin('GET', `/organizations/${other.id}`)).api_enabled).toBe(true);
   });
 
   it('sees the organization and all its teams in who-am-I, with API access on each', async () => {
@@ -191,6 +205,18 @@ describe('guides', () => {
     expectProblem(await asSession(t, w.viewerA, 'PATCH', `/guides/${guide.id}`, { title: 'No' }), 403, 'forbidden');
     expectProblem(await asSession(t, w.viewerA, 'DELETE', `/guides/${guide.id}`), 403, 'forbidden');
     expect((await asSession(t, w.editorA, 'DELETE', `/guides/${guide.id}`)).statusCode).toBe(204);
+  });
+
+  it('a guide is created only in a team the person edits', async () => {
+    expectProblem(await asSession(t, w.viewerA, 'POST', '/guides', { team_id: w.teamA.id, title: 'No' }), 403, 'forbidden');
+    expectProblem(await asSession(t, w.editorA, 'POST', '/guides', { team_id: w.teamB.id, title: 'No' }), 403, 'forbidden');
+    expect((await asSession(t, w.editorA, 'POST', '/guides', { team_id: w.teamA.id, title: 'Yes' })).statusCode).toBe(201);
+    expect((await t.admin('GET', `/guides?team_id=${w.teamB.id}`)).map((g: any) => g.title)).not.toContain('No');
+  });
+
+  it("settling a guide's processing stays the operator's", async () => {
+    const guide = await createGuide(t, w.teamA.id, { processing: true });
+    expectProblem(await asSession(t, w.orgAdmin, 'POST', `/guides/${guide.id}/processing`, { outcome: 'failed' }), 403, 'forbidden');
   });
 
   it('moving needs edit rights on both teams', async () => {

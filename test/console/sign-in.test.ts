@@ -1,5 +1,8 @@
 // Sign-in to the console (issue 6): e-mailed links that work once and expire, an HttpOnly SameSite
 // cookie (Secure over https), CSRF tokens on writes, the operator's sign-in with the admin token.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_LINK_TTL_MS } from '../../src/console/sign-in-links.js';
 import { createUser, expectProblem, uniqueEmail } from '../http/admin/helpers.js';
@@ -188,6 +191,61 @@ describe('the operator', () => {
     expect((await asSession(t, session, 'POST', '/organizations', { name: 'By console' })).statusCode).toBe(201);
     expectProblem(await asSession(t, session, 'POST', '/organizations', { name: 'No token' }, { csrf: null }), 403, 'forbidden');
     expect((await asSession(t, session, 'GET', '/mail')).statusCode).toBe(200);
+  });
+
+  it('once an address has spent its budget of wrong tokens, even the right one is refused until the window ends', async () => {
+    const limited = await startTestService({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const wrong = () => consolePost(limited, '/session/operator', { admin_token: 'a-guess' });
+      for (let i = 0; i < 3; i++) expectProblem(await wrong(), 401, 'invalid_key');
+      expectProblem(await wrong(), 429, 'rate_limited');
+      const right = await consolePost(limited, '/session/operator', { admin_token: ADMIN_TOKEN });
+      expectProblem(right, 429, 'rate_limited');
+      expect(right.headers['set-cookie']).toBeUndefined();
+      expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+      // The management API's bearer shares the budget.
+      expectProblem(await limited.adminRaw('GET', '/mail'), 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("guessing through the management API's bearer spends the same budget as the console's sign-in", async () => {
+    const limited = await startTestService({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      for (let i = 0; i < 3; i++) await limited.adminRaw('GET', '/mail', undefined, 'a-guess');
+      expectProblem(await consolePost(limited, '/session/operator', { admin_token: ADMIN_TOKEN }), 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("changing ADMIN_TOKEN ends the operator's sessions; people's sessions go on", async () => {
+    const env = { DATABASE_URL: `file:${join(mkdtempSync(join(tmpdir(), 'console-sessions-')), 'service.db')}` };
+    const before = await startTestService(env);
+    let operator;
+    let person;
+    let userId;
+    try {
+      operator = sessionOf(await consolePost(before, '/session/operator', { admin_token: ADMIN_TOKEN }));
+      userId = (await createUser(before)).id;
+      person = await signIn(before, (await before.admin('GET', `/users/${userId}`)).email);
+    } finally {
+      await before.close();
+    }
+    const after = await startTestService({ ...env, ADMIN_TOKEN: 'a-new-admin-token-after-a-leak' });
+    try {
+      expectProblem(await asSession(after, operator, 'GET', '/mail'), 401, 'invalid_key');
+      expect((await asSession(after, person, 'GET', `/users/${userId}`)).statusCode).toBe(200);
+    } finally {
+      await after.close();
+    }
+    const same = await startTestService(env);
+    try {
+      expect((await asSession(same, operator, 'GET', '/mail')).statusCode).toBe(200);
+    } finally {
+      await same.close();
+    }
   });
 
   it('a wrong admin token is 401 invalid_key and sets no cookie', async () => {

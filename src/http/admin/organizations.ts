@@ -54,8 +54,9 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) =
     },
     async (request) => {
       can.organization(request, request.params.id);
-      // The plan is what the customer pays for: the operator changes it, not the organization's admins.
-      if (request.body.plan !== undefined) can.operator(request);
+      // Its admins change its API settings; the plan (what the customer pays for) and the name, like
+      // everything else about the organization itself, are the operator's.
+      if (request.body.plan !== undefined || request.body.name !== undefined) can.operator(request);
       return { data: presentOrganization(await updateOrganization(ctx, request.params.id, request.body)) };
     },
   );
