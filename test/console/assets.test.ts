@@ -48,4 +48,11 @@ describe('the console page', () => {
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe(`/console/#/guides/${guide.id}`);
   });
+
+  it('the guide redirect never leaves the service, whatever the id', async () => {
+    for (const id of ['%2F%2Fevil.example', 'https:%2F%2Fevil.example', '..%2F..%2Fadmin', '%5C%5Cevil.example']) {
+      const location = String((await get(`/guides/${id}`)).headers.location);
+      expect(location, id).toMatch(/^\/console\/#\/guides\/[^/\\]*$/);
+    }
+  });
 });

@@ -1,6 +1,8 @@
 // A real browser against a listening service, for the console's browser tests: Debian's Chromium driven
 // by playwright-core. A missing Chromium fails the tests (CI installs it); nothing is skipped.
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { expect } from 'vitest';
@@ -60,4 +62,45 @@ export async function alertText(page: Page): Promise<string> {
   const text = await alert.innerText();
   expect(text.length).toBeGreaterThan(0);
   return text;
+}
+
+export interface HeldReceiver {
+  url: string;
+  /** Resolves when the first request has come in (and is being held). */
+  arrived: Promise<void>;
+  /** Answers 200 to what is held and to everything after. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/** A webhook receiver that holds every request until released: deliveries stay in flight meanwhile. */
+export async function startHeldReceiver(): Promise<HeldReceiver> {
+  const held = new Set<ServerResponse>();
+  let released = false;
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const answer = (response: ServerResponse) => response.writeHead(200).end();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (released) return answer(response);
+      held.add(response);
+      arrive();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/held`,
+    arrived,
+    release() {
+      released = true;
+      for (const response of held) answer(response);
+      held.clear();
+    },
+    async close() {
+      for (const response of held) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { eventually } from '../support/waiting.js';
-import { alertText, consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
+import { alertText, consolePage, launchChromium, screenshot, startHeldReceiver, startListeningService } from './browser.js';
 import { mailedLinkToken } from './sessions.js';
 
 let browser: Browser;
@@ -77,7 +77,10 @@ describe('a team admin in the console', () => {
     const secret = await field.inputValue();
     expect(secret).toMatch(/^gsk_/);
     expect(await page.getByText('Copy this key now. It is shown only this once').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     await page.getByRole('cell', { name: 'Zapier', exact: true }).waitFor();
     await screenshot(page, '02-api-keys');
 
@@ -86,6 +89,29 @@ describe('a team admin in the console', () => {
     const body = (await verify.json()) as { data: { name: string; scopes: string[] } };
     expect(body.data.name).toBe('Zapier');
     expect(body.data.scopes).toEqual(['guides:read', 'teams:read']);
+    world.secret = secret;
+  });
+
+  it('shows the key only once: after a reload only its start is listed', async () => {
+    await page.reload();
+    await page.getByRole('cell', { name: 'Zapier', exact: true }).waitFor();
+    expect(await page.getByLabel('Your new API key').count()).toBe(0);
+    expect(await page.content()).not.toContain(world.secret);
+  });
+
+  it('revokes a key only after confirming, and the key stops working', async () => {
+    const revoke = page.getByRole('button', { name: 'Revoke Zapier' });
+    await revoke.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.getByRole('cell', { name: 'Zapier', exact: true }).count()).toBe(1);
+    const verify = () => fetch(`${baseUrl}/v1/auth/verify`, { headers: { authorization: `Bearer ${world.secret}` } });
+    expect((await verify()).status).toBe(200);
+
+    await revoke.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('No keys yet.').waitFor();
+    expect((await verify()).status).toBe(401);
   });
 
   it('adds an endpoint pointing at a local receiver, which gets the ping', async () => {
@@ -120,14 +146,14 @@ describe('a team admin in the console', () => {
   it('reveals the signing key on the endpoint, rotates it after confirming, and deliveries are signed with the new key', async () => {
     await page.getByRole('link', { name: '← Webhooks' }).click();
     await openMenu();
-    await page.getByRole('menuitem', { name: 'Reveal signing key' }).click();
+    await page.getByRole('button', { name: 'Reveal signing key' }).click();
     const keyField = page.getByLabel('Signing key');
     await keyField.waitFor();
     const oldKey = await keyField.inputValue();
     expect(signatureOfLastPing()).toBe(signature(oldKey, lastOfType('ping')!.body));
 
     await openMenu();
-    await page.getByRole('menuitem', { name: 'Rotate signing key…' }).click();
+    await page.getByRole('button', { name: 'Rotate signing key…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
     const newKey = await page.getByLabel('Signing key').inputValue();
@@ -135,7 +161,7 @@ describe('a team admin in the console', () => {
     await screenshot(page, '05-signing-key');
 
     await openMenu();
-    await page.getByRole('menuitem', { name: 'Send ping' }).click();
+    await page.getByRole('button', { name: 'Send ping', exact: true }).click();
     await receiver.waitFor(3);
     expect(signatureOfLastPing()).toBe(signature(newKey, lastOfType('ping')!.body));
   });
@@ -143,7 +169,7 @@ describe('a team admin in the console', () => {
   it('is paused when the receiver answers 410, and resumes from the menu with the missed events redelivered', async () => {
     receiver.answer = { status: 410 };
     await openMenu();
-    await page.getByRole('menuitem', { name: 'Send ping' }).click();
+    await page.getByRole('button', { name: 'Send ping', exact: true }).click();
     await receiver.waitFor(4);
     await eventually('the endpoint is paused', async () => {
       await page.reload();
@@ -162,7 +188,7 @@ describe('a team admin in the console', () => {
     receiver.answer = { status: 200 };
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await openMenu();
-    await page.getByRole('menuitem', { name: 'Resume…' }).click();
+    await page.getByRole('button', { name: 'Resume…' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByLabel('Redeliver missed events, oldest first').isChecked()).toBe(true);
     await screenshot(page, '08-resume');
@@ -194,6 +220,48 @@ describe('a team admin in the console', () => {
     const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('refreshes the Deliveries list by itself while a delivery is in flight', async () => {
+    const held = await startHeldReceiver();
+    try {
+      const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: world.team.id }, url: held.url, events: ['guide.created'] });
+      await page.goto(`${baseUrl}/console/#/team/${world.team.id}/webhooks/${endpoint.id}`);
+      await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+      await held.arrived;
+      // The ping is being sent and the receiver has not answered: the list shows it in flight.
+      await page.locator('tbody .badge.sending').waitFor();
+      expect(await page.locator('tbody .badge.delivered').count()).toBe(0);
+      held.release();
+      // Nobody reloads or clicks: the list notices the answer by itself.
+      await page.locator('tbody .badge.delivered').waitFor({ timeout: 10_000 });
+      await t.admin('DELETE', `/webhook-endpoints/${endpoint.id}`);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it("edits a guide's title and description, turns its share link on and deletes it, each emitting its event", async () => {
+    await page.goto(`${baseUrl}/console/#/guides/${world.guide.id}`);
+    await page.getByRole('heading', { name: 'Reset a customer password' }).waitFor();
+    const before = receiver.received.length;
+    await page.getByLabel('Title').fill('Reset a password');
+    await page.getByLabel('Description').fill('From the support desk');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('button', { name: 'Turn share link on' }).click();
+    await page.getByRole('status').filter({ hasText: 'Share link is on.' }).waitFor();
+    const guide = await t.admin('GET', `/guides/${world.guide.id}`);
+    expect([guide.title, guide.description, guide.is_public]).toEqual(['Reset a password', 'From the support desk', true]);
+    await receiver.waitFor(before + 2);
+    const changed = receiver.received.slice(before).map((r) => JSON.parse(r.body).data.changed);
+    expect(changed).toEqual([['title', 'description'], ['is_public']]);
+
+    await page.getByRole('button', { name: 'Delete guide' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete guide' }).click();
+    await page.getByRole('heading', { name: 'Guides · Support' }).waitFor();
+    await page.getByText('No guides yet.').waitFor();
+    expect((await t.adminRaw('GET', `/guides/${world.guide.id}`)).statusCode).toBe(404);
   });
 });
 
@@ -234,6 +302,16 @@ describe('a VIEWER in the console', () => {
     await viewer.goto(`${baseUrl}/console/#/team/${world.team.id}/keys`);
     expect(await alertText(viewer)).toContain("Only the team's ADMIN members and its organization's admins may open the team's API settings");
     await screenshot(viewer, '11-viewer-refused');
+    // Nor the team's API settings page, though the team's plan is something a member may read.
+    for (const slug of ['settings', 'webhooks']) {
+      await viewer.goto(`${baseUrl}/console/#/team/${world.team.id}/${slug}`);
+      await viewer.getByRole('heading', { name: new RegExp(`^(API settings|Webhooks) · Support$`) }).waitFor();
+      expect(await alertText(viewer), slug).toContain("may open the team's API settings");
+      expect(await viewer.getByText('Plan:').count(), slug).toBe(0);
+    }
+    // An id in the address that is not a UUID never reaches an API path (no ../ into another route).
+    await viewer.goto(`${baseUrl}/console/#/guides/..%2Fwebhook-endpoints`);
+    await viewer.getByRole('heading', { name: 'There is no such page' }).waitFor();
     await viewer.context().close();
   });
 });

@@ -14,6 +14,10 @@ const top = document.getElementById('top');
 let session = null;
 let leaveHandlers = [];
 
+// Ids in the address are only ever UUIDs: anything else names nothing, and never reaches an API path.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const API_REFUSAL = "Only the team's ADMIN members and its organization's admins may open the team's API settings.";
+
 const SECTIONS = [
   { slug: 'keys', label: 'API keys', needs: 'api', page: keysPage },
   { slug: 'webhooks', label: 'Webhooks', needs: 'api', page: webhooksPage },
@@ -99,7 +103,14 @@ function renderTop(home, section) {
           type: 'button',
           class: 'secondary',
           onclick: async () => {
-            await signInApi.signOut().catch(() => null);
+            try {
+              await signInApi.signOut();
+            } catch (error) {
+              // Still signed in (the service refused or could not be reached): say so rather than pretend.
+              fill(main, h('h1', { tabindex: -1 }, 'Signing out did not work'), errorBox(error));
+              main.querySelector('h1')?.focus();
+              return;
+            }
             session = null;
             setCsrfToken(null);
             navigate('#/sign-in');
@@ -149,9 +160,12 @@ async function render() {
       return signInPage(context, firstHashAfterSignIn);
     }
     if (!(await loadSession())) return navigate('#/sign-in');
+    const nothingHere = () =>
+      fill(main, h('h1', { tabindex: -1 }, 'There is no such page'), h('p', {}, h('a', { href: firstHash() ?? '#/' }, 'Go to the console')));
     if (parts[0] === 'guides' && parts[1]) {
       renderTop(null, null);
-      return await guidePage({ ...context, params }, decodeURIComponent(parts[1]));
+      const guideId = decodeURIComponent(parts[1]);
+      return UUID.test(guideId) ? await guidePage({ ...context, params }, guideId) : nothingHere();
     }
     const [type, id, slug, endpointId] = parts;
     if (type !== 'team' && type !== 'organization') {
@@ -160,10 +174,19 @@ async function render() {
       renderTop(null, null);
       return fill(main, h('h1', { tabindex: -1 }, 'Nothing to manage yet'), h('p', {}, 'You are not a member of any team yet. Ask a team admin to add you.'));
     }
+    if (!UUID.test(id ?? '') || (endpointId !== undefined && !UUID.test(endpointId))) {
+      renderTop(null, null);
+      return nothingHere();
+    }
     // A home the menus do not list still opens: the API decides, and its refusal is shown in words.
     const home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'api' };
     const section = SECTIONS.find((s) => s.slug === slug) ?? SECTIONS[0];
     renderTop(home, section);
+    // A home the menus list says what the person may do there: API settings stay closed to EDITOR and
+    // VIEWER members, even where a page would only read (a team's plan).
+    if (section.needs === 'api' && home.access !== 'api') {
+      return fill(main, h('h1', { tabindex: -1 }, `${section.label} · ${home.name}`), errorBox({ detail: API_REFUSAL, code: 'forbidden' }));
+    }
     if (section.slug === 'webhooks' && endpointId) return await deliveriesPage({ ...context, home, params }, endpointId);
     await section.page({ ...context, home, params });
   } catch (error) {

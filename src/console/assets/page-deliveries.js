@@ -21,7 +21,9 @@ export async function deliveriesPage(context, endpointId) {
   const status = params.get('status') ?? '';
   const errors = h('div');
   const messages = h('div');
-  const list = h('div', { 'aria-live': 'polite' });
+  // Not a live region: it is redrawn every few seconds while attempts are in flight, and would be read out
+  // again each time. What the person did is told by the status messages.
+  const list = h('div');
   const detail = h('section', { id: 'delivery-detail', tabindex: -1, 'aria-label': 'Delivery details' });
   let timer = null;
   let left = false;

@@ -34,7 +34,7 @@ export async function webhooksPage(context) {
         ? h('span', { class: 'badge ok' }, 'Active')
         : h('span', { class: 'badge paused' }, `Paused: ${PAUSE_REASONS[endpoint.paused_reason] ?? endpoint.paused_reason}`);
     const menuItem = (label, handler, attributes = {}) => {
-      const button = h('button', { type: 'button', role: 'menuitem', ...attributes }, label);
+      const button = h('button', { type: 'button', ...attributes }, label);
       button.addEventListener('click', async () => {
         button.closest('details')?.removeAttribute('open');
         await act(button, cardErrors, () => handler(button));
@@ -47,7 +47,7 @@ export async function webhooksPage(context) {
       h('summary', { 'aria-label': `Actions for ${endpoint.url}` }, 'Actions'),
       h(
         'div',
-        { role: 'menu' },
+        { class: 'menu-items' },
         endpoint.status === 'paused' && menuItem('Resume…', () => resume(endpoint)),
         menuItem('Send ping', async () => {
           await api.post(`/webhook-endpoints/${endpoint.id}/ping`);
