@@ -109,23 +109,31 @@ export async function claimDueAttempts(ctx: DomainContext, limits: ClaimLimits):
   return [...byEndpoint.values()];
 }
 
+/** A claim: its token, and the endpoint whose queue it holds (which finds its attempts by index). */
+export interface Claim {
+  endpointId: string;
+  token: string;
+}
+
 /** Extends the lease of a claim's attempts that are still being sent or waiting. */
-export async function renewLease(ctx: DomainContext, token: string, leaseMs: number): Promise<void> {
+export async function renewLease(ctx: DomainContext, claim: Claim, leaseMs: number): Promise<void> {
   await ctx.db
     .updateTable('webhook_attempts')
     .set({ claimed_until: timestamp(new Date(ctx.clock.now().getTime() + leaseMs)) })
-    .where('claim_token', '=', token)
+    .where('endpoint_id', '=', claim.endpointId)
     .where('status', '=', 'sending')
+    .where('claim_token', '=', claim.token)
     .execute();
 }
 
 /** Gives a claim's unsent attempts back, due at once, for another worker or the next start. */
-export async function releaseClaim(ctx: DomainContext, token: string): Promise<void> {
+export async function releaseClaim(ctx: DomainContext, claim: Claim): Promise<void> {
   await ctx.db
     .updateTable('webhook_attempts')
     .set({ status: 'scheduled', claimed_until: null, claim_token: null })
-    .where('claim_token', '=', token)
+    .where('endpoint_id', '=', claim.endpointId)
     .where('status', '=', 'sending')
+    .where('claim_token', '=', claim.token)
     .execute();
 }
 

@@ -8,7 +8,8 @@ import type { DomainContext, OutboxSignal } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
 import type { Mailer } from '../mail/mailer.js';
 import { type ClaimedAttempt, claimDueAttempts, nextAttemptDue, releaseClaim, renewLease } from './attempt-claims.js';
-import { LostClaimError, type RetryPolicy, recordOutcome } from './attempt-outcome.js';
+import { LostClaimError, type RetryPolicy } from './attempt-outcome.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
 import { pauseLongFailingEndpoints } from './pausing.js';
 import { pruneOldDeliveries } from './pruning.js';
 import type { WebhookSender } from './sender.js';
@@ -53,11 +54,14 @@ export class DeliveryWorker implements OutboxSignal {
   private readonly inFlight = new Map<string, Promise<void>>();
   private lastMaintenance = 0;
   private mailRun: Promise<void> | null = null;
+  private readonly outcomes: OutcomeRecorder;
 
   constructor(
     private readonly ctx: DomainContext,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.outcomes = new OutcomeRecorder(ctx, options.policy);
+  }
 
   private get concurrency(): number {
     return this.options.concurrency ?? 32;
@@ -162,9 +166,14 @@ export class DeliveryWorker implements OutboxSignal {
     });
   }
 
-  /** Sends one endpoint's batch in order; what is left when the worker stops is given back. */
+  /**
+   * Sends one endpoint's batch in order; what is left when the worker stops is given back. After a 2xx
+   * the next attempt goes out at once while the outcome waits for the next group commit; after anything
+   * else (which may pause the endpoint or schedule a retry) the batch waits until it is recorded.
+   */
   private dispatch(batch: ClaimedAttempt[]): void {
     const { endpoint_id: endpointId, claim_token: token } = batch[0]!;
+    const claim = { endpointId, token };
     const work = (async () => {
       // The claim gave the batch a full lease; it is renewed whenever what is left could not cover one
       // more attempt and the recording of its outcome with half the margin to spare.
@@ -172,18 +181,34 @@ export class DeliveryWorker implements OutboxSignal {
       // Events never change once recorded: the batch's bodies are read at once.
       const events = await eventsOf(this.ctx, batch);
       const renewBelowMs = this.options.timeoutMs + (this.leaseMs - this.options.timeoutMs) / 2;
+      const recording: Promise<void>[] = [];
+      let recordFailure: unknown = null;
+      // Outcomes still being recorded are attempts that went out: never given back, never sent again.
+      const recorded = async () => {
+        await Promise.all(recording);
+        if (recordFailure !== null) throw recordFailure;
+      };
       for (const attempt of batch) {
+        if (recordFailure !== null) break;
         if (!this.running) {
-          await releaseClaim(this.ctx, token);
+          await recorded();
+          await releaseClaim(this.ctx, claim);
           return;
         }
         const now = this.ctx.clock.now().getTime();
         if (leaseEnds - now < renewBelowMs) {
-          await renewLease(this.ctx, token, this.leaseMs);
+          await renewLease(this.ctx, claim, this.leaseMs);
           leaseEnds = now + this.leaseMs;
         }
-        await this.deliver(attempt, events.get(attempt.event_id));
+        const sent = await this.deliver(attempt, events.get(attempt.event_id));
+        if (!sent) continue;
+        const handled = sent.recorded.catch((error: unknown) => {
+          recordFailure ??= error;
+        });
+        if (sent.delivered) recording.push(handled);
+        else await handled;
       }
+      await recorded();
     })()
       .catch((error: unknown) => {
         // An attempt may have been sent already: nothing is given back, the lease runs out instead, so it
@@ -198,10 +223,11 @@ export class DeliveryWorker implements OutboxSignal {
     this.inFlight.set(endpointId, work);
   }
 
-  private async deliver(attempt: ClaimedAttempt, event: BatchEvent | undefined): Promise<void> {
+  /** Sends one attempt and hands its outcome to the recorder; null when there was nothing to send. */
+  private async deliver(attempt: ClaimedAttempt, event: BatchEvent | undefined): Promise<{ delivered: boolean; recorded: Promise<void> } | null> {
     const { ctx } = this;
     const endpoint = await ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', attempt.endpoint_id).executeTakeFirst();
-    if (!endpoint) return; // deleted: its attempts went with it
+    if (!endpoint) return null; // deleted: its attempts went with it
     if (endpoint.status === 'paused') {
       await ctx.db
         .updateTable('webhook_attempts')
@@ -209,7 +235,7 @@ export class DeliveryWorker implements OutboxSignal {
         .where('seq', '=', attempt.seq)
         .where('claim_token', '=', attempt.claim_token)
         .execute();
-      return;
+      return null;
     }
     if (!event) throw new Error(`event ${attempt.event_id} of delivery ${attempt.id} is missing`);
     // The signing key is read at send time, so a rotated key takes effect at once.
@@ -222,6 +248,7 @@ export class DeliveryWorker implements OutboxSignal {
     };
     const at = ctx.clock.now();
     const outcome = await this.options.sender.send({ url: endpoint.url, headers, body: event.payload });
-    await recordOutcome(ctx, this.options.policy, attempt, { at, headers, outcome });
+    const endpointFailing = endpoint.failing_since !== null;
+    return { delivered: outcome.delivered, recorded: this.outcomes.record(attempt, { at, headers, outcome, endpointFailing }) };
   }
 }

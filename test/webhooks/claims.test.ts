@@ -4,12 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { claimDueAttempts } from '../../src/webhooks/attempt-claims.js';
 import { LostClaimError, recordOutcome } from '../../src/webhooks/attempt-outcome.js';
+import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
 import { soloTeam, useTestService } from '../support/service.js';
 
 // No worker: the test makes the claims itself.
 const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 const policy = { retryDelaysMs: [1000, 1000], pauseAfterMs: 86_400_000 };
 const failed = { delivered: false, status: 500, body: '', error: 'answered 500', durationMs: 5 };
+const delivered = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
 
 async function endpointWithPing() {
   const { team } = await soloTeam(t);
@@ -60,5 +62,25 @@ describe('claims', () => {
       [1, 'failed'],
       [2, 'scheduled'],
     ]);
+  });
+
+  it('outcomes recorded together in one commit stand on their own: a lapsed claim among them is refused alone', async () => {
+    const lapsedEndpoint = await endpointWithPing();
+    const otherEndpoint = await endpointWithPing();
+    t.clock.advance(60_000);
+    const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
+    const firstClaims = await claimDueAttempts(t.service.ctx, limits);
+    const lapsed = firstClaims.find((batch) => batch[0]!.endpoint_id === lapsedEndpoint.id)![0]!;
+    t.clock.advance(2000);
+    const takenOver = await claimDueAttempts(t.service.ctx, limits);
+    const other = takenOver.find((batch) => batch[0]!.endpoint_id === otherEndpoint.id)![0]!;
+
+    const recorder = new OutcomeRecorder(t.service.ctx, policy);
+    const sent = { at: t.clock.now(), headers: {}, outcome: delivered, endpointFailing: false };
+    const [lapsedResult, otherResult] = await Promise.allSettled([recorder.record(lapsed, sent), recorder.record(other, sent)]);
+    expect(lapsedResult.status === 'rejected' && lapsedResult.reason).toBeInstanceOf(LostClaimError);
+    expect(otherResult.status).toBe('fulfilled');
+    expect((await attemptsOf(otherEndpoint.id)).map((attempt) => attempt.status)).toEqual(['delivered']);
+    expect((await attemptsOf(lapsedEndpoint.id)).map((attempt) => attempt.status)).toEqual(['sending']);
   });
 });
