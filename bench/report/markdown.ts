@@ -96,7 +96,7 @@ function runSection(results: BenchResults, heading: string): string[] {
       `| the same, from the write's answer at the client | | | ${fixed(w.latency.fromResponse.p50Ms, 1)} | ${fixed(w.latency.fromResponse.p99Ms, 1)} | ${fixed(w.latency.fromResponse.maxMs, 1)} |`,
       '',
       `Service / ceiling: ${fixed(ratio(w.throughput.deliveriesPerSecond, w.ceiling.deliveriesPerSecond), 2)}. The ${count(w.events)} writes took ${fixed(w.throughput.writeSeconds, 1)} s ` +
-        `(8 clients), everything until the last arrival ${fixed(w.throughput.totalSeconds, 1)} s. Service RSS: ${fixed(w.peakRssMb, 0)} MiB at most sampled, VmHWM ${fixed(w.hwmMb, 0)} MiB.`,
+        `(8 clients, a ROLE=api process, nothing delivered meanwhile); a ROLE=worker process then drained them in ${fixed(w.throughput.totalSeconds, 1)} s, start-up included. Service RSS: ${fixed(w.peakRssMb, 0)} MiB at most sampled, VmHWM ${fixed(w.hwmMb, 0)} MiB.`,
       '',
     );
   }
