@@ -3,9 +3,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { FairSqliteDialect } from './fair-sqlite-dialect.js';
 import { cachingStatements } from './statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -44,7 +45,7 @@ function openSqlite(path: string): Store {
   // 64 MiB of page cache (the default is 2 MiB): a page of 50 guides from 20 teams touches a few hundred
   // pages, which should be read from memory rather than through the file each time.
   sqlite.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: cachingStatements(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, close: () => db.destroy() };
 }
