@@ -27,6 +27,8 @@ export class ReadCache {
   private generation = 0;
   private externalSeen: number | undefined;
   private readonly entries = new Map<string, Entry>();
+  /** Computations under way, so that requests that miss together compute once. */
+  private readonly computing = new Map<string, { generation: number; value: Promise<unknown> }>();
   private weight = 0;
 
   constructor(private readonly options: ReadCacheOptions) {}
@@ -53,7 +55,16 @@ export class ReadCache {
       return entry.value as T;
     }
     const generation = this.generation;
-    const value = await compute();
+    const under = this.computing.get(key);
+    if (under && under.generation === generation) return under.value as Promise<T>;
+    const computation = compute();
+    this.computing.set(key, { generation, value: computation });
+    let value: T;
+    try {
+      value = await computation;
+    } finally {
+      if (this.computing.get(key)?.value === computation) this.computing.delete(key);
+    }
     if (generation === this.generation) {
       const weight = key.length + this.options.weigh(value);
       const previous = this.entries.get(key);

@@ -72,4 +72,32 @@ describe('read cache', () => {
     await expect(cache.remember('a', async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
     expect(await cache.remember('a', async () => 'yes')).toBe('yes');
   });
+
+  it('requests that miss together compute once, and share a failure', async () => {
+    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
+    const source = counting();
+    const slow = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return source.compute();
+    };
+    expect(await Promise.all([cache.remember('a', slow), cache.remember('a', slow), cache.remember('a', slow)])).toEqual([1, 1, 1]);
+    expect(source.calls()).toBe(1);
+    const failing = async () => Promise.reject(new Error('no'));
+    const results = await Promise.allSettled([cache.remember('b', failing), cache.remember('b', async () => 'other')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  it('a computation begun before a write is not joined by requests after it', async () => {
+    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
+    let release!: () => void;
+    const before = cache.remember('a', async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'before';
+    });
+    cache.invalidate();
+    const after = cache.remember('a', async () => 'after');
+    release();
+    expect(await before).toBe('before');
+    expect(await after).toBe('after');
+  });
 });

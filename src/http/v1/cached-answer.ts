@@ -1,19 +1,20 @@
 // A v1 answer kept between requests as the bytes sent and their entity tag, so that a repeated request
-// costs neither the queries nor the serialization. The route's own response schema serializes it, once.
+// costs neither the queries nor the serialization nor the encoding. The route's own response schema
+// serializes it, once.
 import type { FastifyReply } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { remember } from '../../domain/read-cache.js';
 import { entityTag } from './entity-tags.js';
 
 interface CachedBody {
-  body: string;
+  body: Buffer;
   etag: string;
 }
 
-/** Serialized answers weigh their bytes (two per character, as strings are kept); look-ups a flat amount. */
+/** Serialized answers weigh their bytes; look-ups a flat amount. */
 export function answerWeight(value: unknown): number {
   const body = (value as Partial<CachedBody> | null)?.body;
-  return typeof body === 'string' ? body.length * 2 : 1024;
+  return Buffer.isBuffer(body) ? body.length : 1024;
 }
 
 /**
@@ -22,13 +23,8 @@ export function answerWeight(value: unknown): number {
  */
 export async function sendCached(ctx: DomainContext, reply: FastifyReply, key: readonly unknown[], compute: () => Promise<unknown>): Promise<FastifyReply> {
   const cached = await remember<CachedBody>(ctx.readCache, JSON.stringify(key), async () => {
-    const body = reply.serializeInput((await compute()) as Record<string, unknown>, '200', 'application/json') as string;
+    const body = Buffer.from(reply.serializeInput((await compute()) as Record<string, unknown>, '200', 'application/json') as string);
     return { body, etag: entityTag(body) };
   });
   return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);
-}
-
-/** A smaller answer the routes need on the way (a key's reach), kept the same way. */
-export function cachedLookUp<T>(ctx: DomainContext, key: readonly unknown[], compute: () => Promise<T>): Promise<T> {
-  return remember(ctx.readCache, JSON.stringify(key), compute);
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export function entityTag(body: string): string {
+export function entityTag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -19,7 +19,8 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
 
 /** The onSend hook: tags 200 answers to GET and HEAD and turns a matching conditional request into 304. */
 export async function tagAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
   let tag = reply.getHeader('etag');
   if (typeof tag !== 'string') {
     tag = entityTag(payload);

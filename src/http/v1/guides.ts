@@ -6,7 +6,7 @@ import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js'
 import { reachedTeamIds } from '../../domain/teams.js';
 import { invalidRequest, notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
-import { cachedLookUp, sendCached } from './cached-answer.js';
+import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { presentGuide } from './presenters.js';
 import { GuidePage } from './schemas.js';
@@ -48,15 +48,16 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
       const key = admittedKey(request);
       const { q, cursor, limit } = request.query;
       const teamId = request.query.team_id;
-      const binding = { holder: key.id, filters: [teamId, q] };
-      const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
-      if (cursor !== undefined && after === null) {
-        throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
-      }
-      const teamIds = await cachedLookUp(ctx, ['reach', key.home, teamId], () => reachedTeamIds(ctx.db, key.home, teamId));
-      if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-      // Keyed by the key too: its id is bound into the cursor the page carries.
-      return sendCached(ctx, reply, ['guides', key.id, teamIds, q, after, limit], async () => {
+      // The whole answer is kept under the request's own parameters: a page served again needs neither
+      // the cursor checked (it was, for this key and these filters) nor the key's reach looked up.
+      return sendCached(ctx, reply, ['guides', key.id, teamId, q, cursor, limit], async () => {
+        const binding = { holder: key.id, filters: [teamId, q] };
+        const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
+        if (cursor !== undefined && after === null) {
+          throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
+        }
+        const teamIds = await reachedTeamIds(ctx.db, key.home, teamId);
+        if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
         const page = await guidePage(ctx, { teamIds, q, limit: limit!, after });
         return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
       });
@@ -81,9 +82,9 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
     },
     async (request, reply) => {
       const key = admittedKey(request);
-      const teamIds = (await cachedLookUp(ctx, ['reach', key.home], () => reachedTeamIds(ctx.db, key.home))) ?? [];
       const { guideId } = request.params;
-      return sendCached(ctx, reply, ['guide', teamIds, guideId], async () => {
+      return sendCached(ctx, reply, ['guide', key.home, guideId], async () => {
+        const teamIds = (await reachedTeamIds(ctx.db, key.home)) ?? [];
         const found = await findVisibleGuide(ctx.db, teamIds, guideId);
         if (!found) throw notFound('No guide this key may see has that id or permalink');
         return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };

@@ -4,7 +4,7 @@ import { listMembers } from '../../domain/members.js';
 import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
 import { notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
-import { cachedLookUp, sendCached } from './cached-answer.js';
+import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { presentTeam } from './presenters.js';
 import type { V1Routes } from './v1-plugin.js';
@@ -54,9 +54,10 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
     async (request, reply) => {
       const teamId = request.query.team_id;
       const { home } = admittedKey(request);
-      const reached = await cachedLookUp(ctx, ['reach', home, teamId], () => reachedTeamIds(ctx.db, home, teamId));
-      if (!reached) throw notFound('No team with that team_id is reachable with this key');
-      return sendCached(ctx, reply, ['members', teamId], async () => ({ data: await listMembers(ctx.db, teamId) }));
+      return sendCached(ctx, reply, ['members', home, teamId], async () => {
+        if (!(await reachedTeamIds(ctx.db, home, teamId))) throw notFound('No team with that team_id is reachable with this key');
+        return { data: await listMembers(ctx.db, teamId) };
+      });
     },
   );
 };
