@@ -1,6 +1,6 @@
 // A whole service on an in-memory store, driven through HTTP with Fastify's inject, with a clock the
 // test can move. Fixtures are made through the management API, like a client would.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -52,12 +52,13 @@ export async function startTestService(env: Record<string, string> = {}, options
   const clock = new TestClock();
   // A test that names its own store keeps it; every other one gets a fresh one.
   const database = env.DATABASE_URL ? { env: {}, drop: async () => undefined } : await testDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'guide-service-test-'));
   const config = loadConfig({
     ...database.env,
     ADMIN_TOKEN,
     PUBLIC_URL,
     DEMO: 'false',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'guide-service-test-')),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ...env,
   });
@@ -98,6 +99,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     close: async () => {
       await service.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
