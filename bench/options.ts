@@ -14,6 +14,8 @@ export interface BenchOptions {
   reuse: boolean;
   warmupSeconds: number;
   seconds: number;
+  /** Measured runs per server and scenario, taken in turn with the other servers; the median is kept. */
+  rounds: number;
   connections: number;
   threads: number;
   webhookEvents: number;
@@ -82,6 +84,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     reuse: values.reuse!,
     warmupSeconds: positive('warmup', values.warmup, quick ? 1 : 3),
     seconds: positive('seconds', values.seconds, quick ? 2 : 10),
+    rounds: quick ? 1 : 3,
     connections: 64,
     threads: 2,
     webhookEvents: positive('events', values.events, quick ? 1000 : 10_000),

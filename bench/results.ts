@@ -114,7 +114,7 @@ export interface BenchResults {
   gitCommit: string;
   gitDirty: boolean;
   machine: Machine;
-  load: { connections: number; threads: number; warmupSeconds: number; seconds: number };
+  load: { connections: number; threads: number; warmupSeconds: number; seconds: number; rounds?: number };
   stores: StoreInfo[];
   reads: ReadScenarioResult[];
   processPeaks: ProcessPeak[];

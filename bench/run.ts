@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     gitCommit: git.commit,
     gitDirty: git.dirty,
     machine: describeMachine(wrk),
-    load: { connections: options.connections, threads: options.threads, warmupSeconds: options.warmupSeconds, seconds: options.seconds },
+    load: { connections: options.connections, threads: options.threads, warmupSeconds: options.warmupSeconds, seconds: options.seconds, rounds: options.rounds },
     stores: [],
     reads: [],
     processPeaks: [],

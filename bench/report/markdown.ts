@@ -59,7 +59,10 @@ function runSection(results: BenchResults, heading: string): string[] {
     '',
     `\`${results.command}\` on ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.gitCommit}${results.gitDirty ? ' with uncommitted changes under src/' : ''}, ` +
       `${Math.round(results.seconds)} s in all. Load: wrk, ${results.load.connections} connections, ${results.load.threads} threads, ` +
-      `${results.load.warmupSeconds} s warm-up then ${results.load.seconds} s measured, per server and scenario.`,
+      `${results.load.warmupSeconds} s warm-up then ${results.load.seconds} s measured, per server and scenario` +
+        ((results.load.rounds ?? 1) > 1
+          ? `, in ${results.load.rounds} rounds in which the four servers take turns; the median round is shown.`
+          : '.'),
     '',
     `Machine: ${m.cpus} × ${m.cpuModel}, ${count(m.memoryMb)} MiB, Linux ${m.kernel}, Node.js ${m.node}, ${m.wrk}; load average at start ${m.loadAverage.join(' ')}. ` +
       'wrk and the server under load share the same cores.',
