@@ -72,13 +72,16 @@ async function signIn(options: SessionRouteOptions, request: FastifyRequest, rep
   return whoAmI(ctx, session);
 }
 
+// No address holds a control character, and PostgreSQL refuses a NUL in text: refused as a bad request.
+const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$';
+
 export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOptions): void {
   const { ctx, rateLimit } = options;
   const isAdminToken = adminTokenCheck(options.adminToken);
 
   app.post(
     '/console/api/sign-in-links',
-    { schema: { hide: true, body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }) }, { additionalProperties: false }) } },
+    { schema: { hide: true, body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 320, pattern: NO_CONTROL_CHARACTERS }) }, { additionalProperties: false }) } },
     async (request, reply) => {
       requireSameOrigin(request);
       const state = await rateLimit.take(`sign-in-ip:${request.ip}`);

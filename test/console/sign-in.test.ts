@@ -65,6 +65,14 @@ describe('sign-in links', () => {
     expect(mail.filter((entry) => entry.to.includes(user.email)).length).toBe(5);
   });
 
+  it('an address with a NUL or another control character is a 400 naming the field, never a 500', async () => {
+    for (const email of ['a\u0000b@example.com', 'a\nb@example.com']) {
+      const response = await requestLink(t, email);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().detail).toContain('email');
+    }
+  });
+
   it('a made-up token is refused', async () => {
     expectProblem(await consolePost(t, '/session', { token: 'x'.repeat(43) }), 400, 'invalid_request');
     expectProblem(await consolePost(t, '/session', { token: 'short' }), 400, 'invalid_request');
