@@ -95,7 +95,7 @@ function runSection(results: BenchResults, heading: string): string[] {
       '|---|---:|---:|---:|---:|---:|',
       `| service, ${count(w.events)} events × ${w.endpoints} endpoints${w.throughput.timedOut ? ' (**timed out**)' : ''} | ${count(w.throughput.delivered)} of ${count(w.expectedDeliveries)} | ${whole(w.throughput.deliveriesPerSecond)} | | | |`,
       `| undici ceiling, concurrency ${w.ceiling.concurrency}, same signed bodies | ${count(w.ceiling.requests)} | ${whole(w.ceiling.deliveriesPerSecond)} | | | |`,
-      `| latency at ${w.latency.eventsPerSecond} events/s, from the event's created_at${w.latency.timedOut ? ' (**timed out**)' : ''} | ${count(w.latency.delivered)} of ${count(w.latency.events * w.endpoints)} | | ${fixed(w.latency.fromCreatedAt.p50Ms, 1)} | ${fixed(w.latency.fromCreatedAt.p99Ms, 1)} | ${fixed(w.latency.fromCreatedAt.maxMs, 1)} |`,
+      `| latency at ${w.latency.eventsPerSecond} events/s (after a 3 s warm-up), from the event's created_at${w.latency.timedOut ? ' (**timed out**)' : ''} | ${count(w.latency.delivered)} of ${count(w.latency.events * w.endpoints)} | | ${fixed(w.latency.fromCreatedAt.p50Ms, 1)} | ${fixed(w.latency.fromCreatedAt.p99Ms, 1)} | ${fixed(w.latency.fromCreatedAt.maxMs, 1)} |`,
       `| the same, from the write's answer at the client | | | ${fixed(w.latency.fromResponse.p50Ms, 1)} | ${fixed(w.latency.fromResponse.p99Ms, 1)} | ${fixed(w.latency.fromResponse.maxMs, 1)} |`,
       '',
       `Service / ceiling: ${fixed(ratio(w.throughput.deliveriesPerSecond, w.ceiling.deliveriesPerSecond), 2)}. The ${count(w.events)} writes took ${fixed(w.throughput.writeSeconds, 1)} s ` +

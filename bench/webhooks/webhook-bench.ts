@@ -4,7 +4,8 @@
 //       delivered yet), then a ROLE=worker process on the same store drains the N×10 deliveries;
 //       deliveries/s from the first arrival to the last, which is what the undici ceiling is compared to;
 //       the writes are timed on their own;
-//   (b) latency (ROLE=all, the single-process deployment on SQLite): a steady trickle of events; per delivery, arrival minus the event's created_at (stamped
+//   (b) latency (ROLE=all, the single-process deployment on SQLite): a steady trickle of events, after 3 s
+//       of the same as a warm-up; per delivery, arrival minus the event's created_at (stamped
 //       in the committing transaction) and arrival minus the moment the write's answer reached the client;
 //   (c) the ceiling: a bare undici loop replaying the captured signed deliveries, same concurrency, same count.
 // Every wait has a deadline; a run that times out reports what arrived.
@@ -27,6 +28,7 @@ export interface WebhookOptions {
 }
 
 const WRITERS = 8;
+const LATENCY_WARM_UP_SECONDS = 3;
 // A run waits for its deliveries at least this long, and longer for big runs (at 200 deliveries/s at worst).
 const LEAST_WAIT_MS = 30_000;
 const SLOWEST_RATE = 200;
@@ -155,12 +157,22 @@ export async function runWebhookBench(options: WebhookOptions, log: (line: strin
 
     const service = await start('all');
     const memory = sampleRss(service.child.pid);
-    // (b) latency at a steady rate
+    // (b) latency at a steady rate, after a warm-up at the same rate: a process just started spends its
+    // first second or so compiling and connecting, which says nothing about the steady state.
+    const every = 1000 / options.latencyEventsPerSecond;
+    const warmUpStarted = performance.now();
+    const warmUps: Promise<unknown>[] = [];
+    for (let i = 0; i < options.latencyEventsPerSecond * LATENCY_WARM_UP_SECONDS; i++) {
+      const wait = warmUpStarted + i * every - performance.now();
+      if (wait > 0) await sleep(wait);
+      warmUps.push(createGuide(service.admin, -1 - i));
+    }
+    await Promise.all(warmUps);
+    await sleep(500);
     await receiver.reset();
     const latencyEvents = options.latencyEventsPerSecond * options.latencySeconds;
     const answeredAt = new Map<string, number>();
     const writes: Promise<void>[] = [];
-    const every = 1000 / options.latencyEventsPerSecond;
     const paceStarted = performance.now();
     for (let i = 0; i < latencyEvents; i++) {
       const due = paceStarted + i * every;
