@@ -21,6 +21,8 @@ export interface Config {
   webhookCoalesceMs: number;
   webhookPauseAfterMs: number;
   webhookAllowPrivateNetworks: boolean;
+  /** Endpoints a team or an organization may register at most. */
+  webhookMaxEndpointsPerHome: number;
   smtpUrl: string | null;
   mailFrom: string;
   demo: boolean;
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookCoalesceMs: integer(env, 'WEBHOOK_COALESCE_MS', 60_000, 0, 86_400_000),
     webhookPauseAfterMs: integer(env, 'WEBHOOK_PAUSE_AFTER_MS', 86_400_000, 0, 30 * 86_400_000),
     webhookAllowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookMaxEndpointsPerHome: integer(env, 'WEBHOOK_MAX_ENDPOINTS_PER_HOME', 20, 1, 10_000),
     smtpUrl,
     mailFrom: read(env, 'MAIL_FROM') ?? 'Service <no-reply@localhost>',
     demo: boolean(env, 'DEMO', true),

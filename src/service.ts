@@ -19,8 +19,9 @@ import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
 import type { Resolver } from './webhooks/network-guard.js';
 import { OutboxListener } from './webhooks/outbox-listener.js';
-import { WebhookSender } from './webhooks/sender.js';
-import { DeliveryWorker } from './webhooks/worker.js';
+import { WebhookMaintenance } from './webhooks/maintenance.js';
+import { type Transport, WebhookSender } from './webhooks/sender.js';
+import { DeliveryWorker, type LaneLimits } from './webhooks/worker.js';
 
 export interface Service {
   app: TypeBoxApp;
@@ -40,6 +41,10 @@ export interface ServiceOptions {
   resolver?: Resolver;
   /** Jitter source for retry delays. */
   random?: () => number;
+  /** What sends deliveries instead of the HTTP sender; tests script receivers with it. */
+  transport?: Transport;
+  /** The worker's lanes, instead of their defaults. */
+  lanes?: Partial<LaneLimits>;
 }
 
 export function loggerOptions(config: Config): pino.LoggerOptions {
@@ -64,6 +69,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     await migrateToLatest(store);
     let worker: DeliveryWorker | null = null;
+    let maintenance: WebhookMaintenance | null = null;
     const readCache = config.readCache && store.dataVersion ? new ReadCache({ maxWeight: READ_CACHE_BYTES, weigh: answerWeight, externalVersion: store.dataVersion }) : undefined;
     const ctx: DomainContext = {
       db: readCache ? store.db.withPlugin(new WriteWatch(() => readCache.invalidate())) : store.db,
@@ -72,12 +78,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       clock: options.clock ?? systemClock,
       settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs },
       cursorSecret: await serviceSecret(store.db, 'cursor_hmac_key'),
-      outbox: { wake: () => worker?.wake() },
+      outbox: { wake: () => (worker?.wake(), maintenance?.wake()) },
     };
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
     const rateLimits = await openRateLimit(store, config.redisUrl, config.rateLimitPerMinute, log);
     closers.push(() => rateLimits.close());
-    const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, resolver: options.resolver };
+    const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, maxPerHome: config.webhookMaxEndpointsPerHome, resolver: options.resolver };
     app = await buildApp({
       ctx,
       store,
@@ -92,23 +98,30 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
 
     if (config.role !== 'api') {
-      const sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, ...endpointPolicy });
+      const sender = options.transport ? null : new WebhookSender({ timeoutMs: config.webhookTimeoutMs, ...endpointPolicy });
       const mailer = new Mailer(config.smtpUrl, config.mailFrom, log);
-      closers.push(() => sender.close(), () => mailer.close());
-      const listener = store.pool ? new OutboxListener(config.databaseUrl, () => worker?.wake(), log.child({ component: 'listener' })) : null;
+      closers.push(() => sender?.close(), () => mailer.close());
+      const listener = store.pool
+        ? new OutboxListener(config.databaseUrl, () => ctx.outbox.wake(), log.child({ component: 'listener' }))
+        : null;
+      const idleAtMostMs = listener ? () => (listener.connected ? 60_000 : POLL_WITHOUT_LISTENER_MS) : undefined;
+      const policy = { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random };
       const deliveryWorker = new DeliveryWorker(ctx, {
-        sender,
-        mailer,
-        policy: { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random },
+        transport: options.transport ?? sender!,
+        policy,
         timeoutMs: config.webhookTimeoutMs,
         log: log.child({ component: 'worker' }),
-        idleAtMostMs: listener ? () => (listener.connected ? 60_000 : POLL_WITHOUT_LISTENER_MS) : undefined,
+        lanes: options.lanes,
+        idleAtMostMs,
       });
+      const upkeep = new WebhookMaintenance(ctx, { mailer, pauseAfterMs: policy.pauseAfterMs, log: log.child({ component: 'maintenance' }), idleAtMostMs });
       worker = deliveryWorker;
+      maintenance = upkeep;
       listener?.start();
       deliveryWorker.start();
-      // Closed in reverse: the listener and the worker stop before the sender and the store they use.
-      closers.push(() => deliveryWorker.stop());
+      upkeep.start();
+      // Closed in reverse: the listener and the loops stop before the sender and the store they use.
+      closers.push(() => deliveryWorker.stop(), () => upkeep.stop());
       if (listener) closers.push(() => listener.stop());
     }
     const running = app;

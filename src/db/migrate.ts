@@ -10,6 +10,7 @@ import { claimOwners } from './migrations/0004_claim_owners.js';
 import { consoleSessions } from './migrations/0005_console_sessions.js';
 import { endpointQueues } from './migrations/0006_endpoint_queues.js';
 import { guideWalkIndex } from './migrations/0007_guide_walk_index.js';
+import { deliveryQueues } from './migrations/0008_delivery_queues.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -20,6 +21,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0005_console_sessions': consoleSessions(store.dialect),
     '0006_endpoint_queues': endpointQueues(),
     '0007_guide_walk_index': guideWalkIndex(store.dialect),
+    '0008_delivery_queues': deliveryQueues(store.dialect),
   };
 }
 

@@ -151,9 +151,7 @@ export interface WebhookAttemptsTable {
   auto_retry: Flag;
   status: AttemptStatus;
   due_at: string;
-  /** While `sending`: the lease; after it another worker may take the attempt over. */
-  claimed_until: string | null;
-  /** While `sending`: which claim holds the attempt. */
+  /** While `sending`: which claim holds the attempt (the lease is its endpoint's queue's). */
   claim_token: string | null;
   sent_at: string | null;
   duration_ms: number | null;
@@ -166,6 +164,27 @@ export interface WebhookAttemptsTable {
   /** When the retry that follows this failed attempt is due. */
   next_attempt_at: string | null;
   created_at: string;
+}
+
+/**
+ * An endpoint's delivery queue: when a worker may next take its attempts, who holds them, and its
+ * circuit breaker. Written only by src/domain/delivery-queues.ts.
+ */
+export interface WebhookQueuesTable {
+  endpoint_id: string;
+  /**
+   * When a claim may take the endpoint: its earliest attempt still to be sent, not before `probe_at`, and
+   * while claimed the end of the lease. Null when nothing waits (or the endpoint is paused).
+   */
+  ready_at: string | null;
+  /** Counts the writes that added waiting attempts, so that a release never hides one it did not see. */
+  revision: number;
+  claim_token: string | null;
+  claimed_until: string | null;
+  /** Failed attempts in a row; more than 0 puts the endpoint in the failing lane. */
+  failures: number;
+  /** While failing or throttled: no attempt goes before this time. */
+  probe_at: string | null;
 }
 
 export interface GuideUpdateWindowsTable {
@@ -226,6 +245,7 @@ export interface Database {
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_queues: WebhookQueuesTable;
   guide_update_windows: GuideUpdateWindowsTable;
   mail_outbox: MailOutboxTable;
   sign_in_links: SignInLinksTable;

@@ -14,6 +14,14 @@ export class ConflictError extends Error {
   }
 }
 
+/** A count the service caps was reached (endpoints per home, say); the message names the limit. */
+export class LimitReachedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LimitReachedError';
+  }
+}
+
 /** A value that passed the request schema but breaks a domain rule; `field` names it. */
 export class InvalidInputError extends Error {
   constructor(

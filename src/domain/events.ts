@@ -4,7 +4,7 @@
 import { timestamp } from './clock.js';
 import type { Executor } from './context.js';
 import { newId } from './ids.js';
-import { scheduleAttempt } from './outbox.js';
+import { scheduleAttempts } from './delivery-attempts.js';
 
 export const EVENT_TYPES = [
   'guide.created',
@@ -74,9 +74,12 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<Rec
         ]),
       );
   const now = input.at;
-  for (const endpoint of await endpoints.orderBy('created_at').execute()) {
-    if (!input.endpointId && !endpoint.events.split(' ').includes(input.type)) continue;
-    await scheduleAttempt(trx, {
+  const receiving = (await endpoints.orderBy('created_at').execute()).filter(
+    (endpoint) => input.endpointId !== undefined || endpoint.events.split(' ').includes(input.type),
+  );
+  await scheduleAttempts(
+    trx,
+    receiving.map((endpoint) => ({
       eventId: envelope.id,
       endpointId: endpoint.id,
       attemptNumber: 1,
@@ -84,7 +87,7 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<Rec
       status: endpoint.status === 'paused' ? 'missed' : 'scheduled',
       dueAt: now,
       now,
-    });
-  }
+    })),
+  );
   return envelope;
 }

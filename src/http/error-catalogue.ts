@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'forbidden'
   | 'conflict'
+  | 'limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'internal_error';
@@ -79,6 +80,12 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 409,
     title: 'Conflict',
     meaning: 'Management API only: the change conflicts with the current state (a taken permalink or e-mail, a guide that is not processing).',
+  },
+  limit_reached: {
+    status: 409,
+    title: 'Limit reached',
+    meaning:
+      'Management API only: the team or organization already has as many of these as the service allows (webhook endpoints: `WEBHOOK_MAX_ENDPOINTS_PER_HOME`, 20 by default); `detail` names the limit. Delete one to add another.',
   },
   payload_too_large: {
     status: 413,

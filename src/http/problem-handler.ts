@@ -1,7 +1,7 @@
 // Turns every failure into a problem response: refusals the code raised, request validation, domain
 // errors, Fastify's own errors, and faults (logged with their cause, answered without it).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
 import { ProblemError, problemBody } from './problem.js';
 import { UUID_PATTERN } from './schemas/common.js';
 
@@ -40,6 +40,7 @@ export function toProblem(error: FastifyError | Error): ProblemError | null {
   if (error instanceof ProblemError) return error;
   if (error instanceof NotFoundError) return new ProblemError('not_found', error.message);
   if (error instanceof ConflictError) return new ProblemError('conflict', error.message);
+  if (error instanceof LimitReachedError) return new ProblemError('limit_reached', error.message);
   if (error instanceof InvalidInputError) return new ProblemError('invalid_request', error.message);
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) {

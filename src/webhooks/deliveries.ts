@@ -5,7 +5,7 @@ import type { AttemptStatus } from '../db/schema.js';
 import { type DomainContext, transact } from '../domain/context.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import type { KeysetPosition } from '../domain/keyset-cursor.js';
-import { scheduleAttempt } from '../domain/outbox.js';
+import { scheduleAttempts } from '../domain/delivery-attempts.js';
 import { requireEndpoint } from './endpoints.js';
 
 export interface AttemptView {
@@ -87,7 +87,7 @@ export async function requireAttempt(ctx: DomainContext, id: string): Promise<At
 
 /** Sends an attempt's event to its endpoint again, as a new attempt with a new delivery id. */
 export async function resendAttempt(ctx: DomainContext, id: string): Promise<AttemptView> {
-  const newId = await transact(ctx, async (trx) => {
+  const resentId = await transact(ctx, async (trx) => {
     const attempt = await trx.selectFrom('webhook_attempts').select(['event_id', 'endpoint_id']).where('id', '=', id).executeTakeFirst();
     if (!attempt) throw new NotFoundError('Delivery');
     const endpoint = await requireEndpoint(trx, attempt.endpoint_id);
@@ -99,15 +99,10 @@ export async function resendAttempt(ctx: DomainContext, id: string): Promise<Att
       .where('endpoint_id', '=', attempt.endpoint_id)
       .executeTakeFirstOrThrow();
     const now = ctx.clock.now();
-    return scheduleAttempt(trx, {
-      eventId: attempt.event_id,
-      endpointId: attempt.endpoint_id,
-      attemptNumber: Number(latest.n ?? 0) + 1,
-      autoRetry: false,
-      status: 'scheduled',
-      dueAt: now,
-      now,
-    });
+    const [scheduled] = await scheduleAttempts(trx, [
+      { eventId: attempt.event_id, endpointId: attempt.endpoint_id, attemptNumber: Number(latest.n ?? 0) + 1, autoRetry: false, status: 'scheduled', dueAt: now, now },
+    ]);
+    return scheduled!;
   });
-  return requireAttempt(ctx, newId);
+  return requireAttempt(ctx, resentId);
 }

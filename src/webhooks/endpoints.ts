@@ -4,18 +4,22 @@
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
-import { InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { liftProbeGate, openQueue } from '../domain/delivery-queues.js';
+import { InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
 import { recordEvent, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { newId, normalizeId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
 import { type Home, requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
+import { isPostgres } from '../db/sql-functions.js';
 import { newSigningKey } from './signing.js';
 
 export type Endpoint = WebhookEndpointsTable;
 
 export interface EndpointPolicy {
   allowPrivateNetworks: boolean;
+  /** Endpoints a team or an organization may have at once (WEBHOOK_MAX_ENDPOINTS_PER_HOME). */
+  maxPerHome: number;
   resolver?: Resolver;
 }
 
@@ -25,12 +29,12 @@ export interface EndpointInput {
   description?: string | null;
 }
 
-/** An absolute http or https URL with a host (decisions §6), on a public address unless allowed. */
 /** The picked events as stored: the subscribable ones, in spec order, space-separated. */
 function storedEvents(picked: readonly string[]): string {
   return SUBSCRIBABLE_EVENTS.filter((type) => picked.includes(type)).join(' ');
 }
 
+/** An absolute http or https URL with a host (decisions §6), on a public address unless allowed. */
 async function checkUrl(policy: EndpointPolicy, url: string): Promise<void> {
   let parsed: URL;
   try {
@@ -94,6 +98,7 @@ export async function createEndpoint(
   else await requireOrganization(ctx.db, home.id);
   await checkUrl(policy, input.url);
   return transact(ctx, async (trx) => {
+    await refuseBeyondLimit(trx, home, policy.maxPerHome);
     const now = ctx.clock.now();
     const endpoint: Endpoint = {
       id: newId(),
@@ -111,9 +116,32 @@ export async function createEndpoint(
       updated_at: timestamp(now),
     };
     await trx.insertInto('webhook_endpoints').values(endpoint).execute();
+    await openQueue(trx, endpoint.id);
     await recordPing(trx, endpoint, now);
     return endpoint;
   });
+}
+
+/**
+ * Refuses an endpoint beyond the home's limit. On PostgreSQL the home's row is locked first, so that two
+ * registrations at once cannot both pass the count (SQLite writes one transaction at a time).
+ */
+async function refuseBeyondLimit(trx: Executor, home: Home, limit: number): Promise<void> {
+  if (isPostgres(trx)) {
+    const table = home.type === 'team' ? 'teams' : 'organizations';
+    await trx.selectFrom(table).select('id').where('id', '=', home.id).forUpdate().execute();
+  }
+  const { count } = await trx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('home_type', '=', home.type)
+    .where('home_id', '=', home.id)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= limit) {
+    throw new LimitReachedError(
+      `This ${home.type} already has ${Number(count)} webhook endpoints, the most it may have (WEBHOOK_MAX_ENDPOINTS_PER_HOME is ${limit}); delete one to add another`,
+    );
+  }
 }
 
 export async function listEndpoints(ctx: DomainContext, home: Home): Promise<Endpoint[]> {
@@ -134,8 +162,12 @@ export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy,
   if (input.url !== undefined) changes.url = input.url;
   if (input.description !== undefined) changes.description = input.description;
   if (input.events !== undefined) changes.events = storedEvents(input.events);
-  await ctx.db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
-  return requireEndpoint(ctx.db, id);
+  return transact(ctx, async (trx) => {
+    await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+    // A new address is a new receiver: what its breaker or a Retry-After held back may go at once.
+    if (input.url !== undefined) await liftProbeGate(trx, id);
+    return requireEndpoint(trx, id);
+  });
 }
 
 export async function deleteEndpoint(ctx: DomainContext, id: string): Promise<void> {

@@ -10,7 +10,7 @@ import { LostClaimError, type RetryPolicy, type SentAttempt, recordOutcomeIn } f
 interface Pending {
   attempt: ClaimedAttempt;
   sent: SentAttempt;
-  resolve: () => void;
+  resolve: (failures: number) => void;
   reject: (error: unknown) => void;
 }
 
@@ -26,8 +26,11 @@ export class OutcomeRecorder {
     private readonly policy: RetryPolicy,
   ) {}
 
-  /** Resolves once the outcome is committed; LostClaimError when the claim lapsed meanwhile. */
-  record(attempt: ClaimedAttempt, sent: SentAttempt): Promise<void> {
+  /**
+   * Resolves once the outcome is committed, with the endpoint's failures in a row after it;
+   * LostClaimError when the claim lapsed meanwhile.
+   */
+  record(attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ attempt, sent, resolve, reject });
       if (!this.writing) void this.writeAll();
@@ -49,16 +52,16 @@ export class OutcomeRecorder {
   }
 
   private async writeGroup(group: Pending[]): Promise<void> {
-    const lost = new Map<Pending, LostClaimError>();
+    const results = new Map<Pending, number | LostClaimError>();
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
         for (const pending of group) {
           try {
-            await recordOutcomeIn(trx, this.ctx, this.policy, pending.attempt, pending.sent);
+            results.set(pending, await recordOutcomeIn(trx, this.ctx, this.policy, pending.attempt, pending.sent));
           } catch (error) {
             // A lapsed claim wrote nothing; the others' outcomes still stand.
             if (!(error instanceof LostClaimError)) throw error;
-            lost.set(pending, error);
+            results.set(pending, error);
           }
         }
       });
@@ -66,10 +69,12 @@ export class OutcomeRecorder {
       for (const pending of group) pending.reject(error);
       return;
     }
+    // A failure may have paused an endpoint and queued its e-mail: the mail sender is woken.
+    if (group.some((pending) => !pending.sent.outcome.delivered)) this.ctx.outbox.wake();
     for (const pending of group) {
-      const error = lost.get(pending);
-      if (error) pending.reject(error);
-      else pending.resolve();
+      const result = results.get(pending)!;
+      if (result instanceof LostClaimError) pending.reject(result);
+      else pending.resolve(result);
     }
   }
 }

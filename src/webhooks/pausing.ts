@@ -4,7 +4,9 @@
 // paused, pending attempts and new events are `missed`; resuming can send them again, oldest first.
 import type { PausedReason } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
-import { type DomainContext, type Executor, markOutboxChanged, transact } from '../domain/context.js';
+import { type DomainContext, type Executor, transact } from '../domain/context.js';
+import { missPending, redeliverMissed } from '../domain/delivery-attempts.js';
+import { parkQueue, setBreaker } from '../domain/delivery-queues.js';
 import { queueMail } from '../mail/mail-outbox.js';
 import { type Endpoint, requireEndpoint } from './endpoints.js';
 
@@ -60,12 +62,8 @@ export async function pauseEndpoint(trx: Executor, endpointId: string, reason: P
     .where('status', '=', 'active')
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) return false;
-  await trx
-    .updateTable('webhook_attempts')
-    .set({ status: 'missed', claimed_until: null })
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'scheduled')
-    .execute();
+  await missPending(trx, endpointId);
+  await parkQueue(trx, endpointId);
   if (reason === 'failing') {
     const endpoint = await requireEndpoint(trx, endpointId);
     const to = await homeAdminEmails(trx, endpoint);
@@ -90,27 +88,20 @@ export async function pauseLongFailingEndpoints(ctx: DomainContext, pauseAfterMs
   return paused;
 }
 
-export async function resumeEndpoint(ctx: DomainContext, id: string, redeliverMissed: boolean): Promise<Endpoint> {
+export async function resumeEndpoint(ctx: DomainContext, id: string, redeliver: boolean): Promise<Endpoint> {
   return transact(ctx, async (trx) => {
     const endpoint = await requireEndpoint(trx, id);
     // Resuming an active endpoint changes nothing; in particular its failure clock keeps running.
     if (endpoint.status === 'active') return endpoint;
-    const now = timestamp(ctx.clock.now());
+    const now = ctx.clock.now();
     await trx
       .updateTable('webhook_endpoints')
-      .set({ status: 'active', paused_reason: null, paused_at: null, failing_since: null, updated_at: now })
+      .set({ status: 'active', paused_reason: null, paused_at: null, failing_since: null, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
-    if (redeliverMissed) {
-      markOutboxChanged(trx);
-      // Due now, and claimed in the order they were made: oldest first.
-      await trx
-        .updateTable('webhook_attempts')
-        .set({ status: 'scheduled', due_at: now })
-        .where('endpoint_id', '=', id)
-        .where('status', '=', 'missed')
-        .execute();
-    }
+    // Resuming says the receiver works again: its breaker starts closed.
+    await setBreaker(trx, id, 0, null);
+    if (redeliver) await redeliverMissed(trx, id, now);
     return requireEndpoint(trx, id);
   });
 }

@@ -13,3 +13,17 @@ export function retryDelayMs(delays: readonly number[], attemptNumber: number, r
   if (base === undefined) return null;
   return Math.round(base * (1 - JITTER * random()));
 }
+
+/**
+ * How long a `Retry-After` value asks to wait from `now`: whole seconds, or an HTTP date; null when it
+ * is neither. A date in the past asks for nothing.
+ */
+export function retryAfterMs(value: string | null | undefined, now: Date): number | null {
+  if (value === null || value === undefined) return null;
+  const text = value.trim();
+  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
+  // Every HTTP date form starts with the weekday (RFC 9110 §5.6.7); Date.parse alone would take fragments.
+  if (!/^[A-Za-z]{3}/.test(text)) return null;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}

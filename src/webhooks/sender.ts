@@ -21,7 +21,17 @@ export interface DeliveryOutcome {
   body: string | null;
   error: string | null;
   durationMs: number;
+  /** The `Retry-After` of a 429 or 503 answer, as it came. */
+  retryAfter?: string | null;
 }
+
+/** What sends one delivery and reports how it went; it never throws. Tests give the worker their own. */
+export interface Transport {
+  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome>;
+}
+
+/** Answers whose Retry-After the worker follows (decisions §9). */
+const THROTTLING = new Set([429, 503]);
 
 export interface SenderOptions {
   timeoutMs: number;
@@ -40,7 +50,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return [err.code, err.message].filter(Boolean).join(': ') || 'the request failed';
 }
 
-export class WebhookSender {
+export class WebhookSender implements Transport {
   private readonly agent: Agent;
 
   constructor(private readonly options: SenderOptions) {
@@ -77,10 +87,11 @@ export class WebhookSender {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       status = response.statusCode;
+      const retryAfter = THROTTLING.has(status) ? [response.headers['retry-after']].flat()[0] ?? null : null;
       const body = await readCapped(response.body);
       const delivered = status >= 200 && status < 300;
       const error = delivered ? null : status >= 300 && status < 400 ? `redirect answered (${status}); redirects are not followed` : `answered ${status}`;
-      return { delivered, status, body, error, durationMs: elapsed() };
+      return { delivered, status, body, error, durationMs: elapsed(), retryAfter };
     } catch (error) {
       return { delivered: false, status, body: null, error: describeFailure(error, this.options.timeoutMs), durationMs: elapsed() };
     }

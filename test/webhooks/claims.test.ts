@@ -1,8 +1,8 @@
-// Claims of delivery attempts (decisions §8; docs/decisions.md "More than one machine"): an endpoint with
-// an attempt in flight is not claimed again, the number of endpoints per claim is capped, and an outcome
-// from a claim whose lease lapsed and was taken over is not recorded, so a retry chain never doubles.
+// Claims of delivery attempts (decisions §8; docs/decisions.md "The worker"): an endpoint whose queue is
+// held is not claimed again, the number of endpoints per claim is capped, and an outcome from a claim
+// whose lease lapsed and was taken over is not recorded, so a retry chain never doubles.
 import { describe, expect, it } from 'vitest';
-import { claimDueAttempts } from '../../src/webhooks/attempt-claims.js';
+import { type ClaimLimits, claimBatches } from '../../src/webhooks/attempt-claims.js';
 import { LostClaimError, recordOutcome } from '../../src/webhooks/attempt-outcome.js';
 import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
 import { soloTeam, useTestService } from '../support/service.js';
@@ -18,20 +18,25 @@ async function endpointWithPing() {
   return t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
 }
 
+/** Each claimed endpoint's attempts, as the healthy lane claims them. */
+async function claimDueAttempts(limits: ClaimLimits) {
+  return (await claimBatches(t.service.ctx, 'healthy', limits)).map((batch) => batch.attempts).filter((attempts) => attempts.length > 0);
+}
+
 async function attemptsOf(endpointId: string) {
   return t.service.ctx.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('seq').execute();
 }
 
 describe('claims', () => {
-  it('an endpoint with an attempt in flight is not claimed again until its lease runs out', async () => {
+  it('an endpoint whose queue is held is not claimed again until its lease runs out', async () => {
     const endpoint = await endpointWithPing();
     const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-    const first = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
+    const first = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
     expect(first).toHaveLength(1);
-    const again = await claimDueAttempts(t.service.ctx, limits);
+    const again = await claimDueAttempts(limits);
     expect(again.some((batch) => batch[0]!.endpoint_id === endpoint.id)).toBe(false);
     t.clock.advance(2000);
-    const takenOver = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
+    const takenOver = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
     expect(takenOver![0]!.id).toBe(first![0]!.id);
     expect(takenOver![0]!.claim_token).not.toBe(first![0]!.claim_token);
   });
@@ -40,7 +45,7 @@ describe('claims', () => {
     await endpointWithPing();
     await endpointWithPing();
     t.clock.advance(5000);
-    const batches = await claimDueAttempts(t.service.ctx, { endpoints: 1, perEndpoint: 5, leaseMs: 60_000 });
+    const batches = await claimDueAttempts({ endpoints: 1, perEndpoint: 5, leaseMs: 60_000 });
     expect(batches).toHaveLength(1);
   });
 
@@ -48,11 +53,11 @@ describe('claims', () => {
     const endpoint = await endpointWithPing();
     t.clock.advance(60_000); // past every lease taken by the tests before
     const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-    const lapsed = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
+    const lapsed = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
     t.clock.advance(2000);
-    const current = (await claimDueAttempts(t.service.ctx, limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
+    const current = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
 
-    const sent = { at: t.clock.now(), headers: {}, outcome: failed };
+    const sent = { at: t.clock.now(), headers: '{}', outcome: failed, failuresBefore: 0 };
     await expect(recordOutcome(t.service.ctx, policy, lapsed, sent)).rejects.toBeInstanceOf(LostClaimError);
     expect(await attemptsOf(endpoint.id)).toHaveLength(1);
 
@@ -69,14 +74,14 @@ describe('claims', () => {
     const otherEndpoint = await endpointWithPing();
     t.clock.advance(60_000);
     const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-    const firstClaims = await claimDueAttempts(t.service.ctx, limits);
+    const firstClaims = await claimDueAttempts(limits);
     const lapsed = firstClaims.find((batch) => batch[0]!.endpoint_id === lapsedEndpoint.id)![0]!;
     t.clock.advance(2000);
-    const takenOver = await claimDueAttempts(t.service.ctx, limits);
+    const takenOver = await claimDueAttempts(limits);
     const other = takenOver.find((batch) => batch[0]!.endpoint_id === otherEndpoint.id)![0]!;
 
     const recorder = new OutcomeRecorder(t.service.ctx, policy);
-    const sent = { at: t.clock.now(), headers: {}, outcome: delivered, endpointFailing: false };
+    const sent = { at: t.clock.now(), headers: '{}', outcome: delivered, failuresBefore: 0 };
     const [lapsedResult, otherResult] = await Promise.allSettled([recorder.record(lapsed, sent), recorder.record(other, sent)]);
     expect(lapsedResult.status === 'rejected' && lapsedResult.reason).toBeInstanceOf(LostClaimError);
     expect(otherResult.status).toBe('fulfilled');

@@ -486,7 +486,7 @@ describe('the Deliveries list keeps 30 days (decisions §6)', () => {
     const middle = await createGuide(s, team.id);
     await nthOfType(receiver, 'guide.created', 2);
     s.clock.advance(2 * DAY); // the first attempts are now 31 days old, the middle one 2 days
-    s.service.worker!.wake();
+    s.service.ctx.outbox.wake();
     const kept = await eventually('the old attempts to be pruned', async () => {
       const list = await allAttempts(s, endpoint.id);
       return list.some((a) => old.some((o) => o.id === a.id)) ? null : list;

@@ -399,7 +399,7 @@ describe('nothing but failures for WEBHOOK_PAUSE_AFTER_MS pauses the endpoint, w
 
     // The once-a-minute check pauses the endpoint while that attempt is still waiting for an answer.
     s.clock.advance(61_000);
-    s.service.worker!.wake();
+    s.service.ctx.outbox.wake();
     expect((await waitPaused(s, endpoint.id)).paused_reason).toBe('failing');
     expect(await mail(s)).toHaveLength(1);
 
@@ -426,7 +426,7 @@ describe('nothing but failures for WEBHOOK_PAUSE_AFTER_MS pauses the endpoint, w
       await eventually('a retry due in two hours', async () => (await attemptsOf(s, endpoint.id, id)).some((a) => a.status === 'scheduled' && a.attempt_number === 2));
     }
     s.clock.advance(HOUR + MINUTE);
-    s.service.worker!.wake();
+    s.service.ctx.outbox.wake();
     await waitPaused(s, endpoint.id);
     const attempts = await allAttempts(s, endpoint.id);
     expect(attempts.filter((a) => a.attempt_number === 2).map((a) => a.status)).toEqual(['missed', 'missed']);
@@ -483,7 +483,7 @@ describe('nothing but failures for WEBHOOK_PAUSE_AFTER_MS pauses the endpoint, w
     expect((await endpointRow(s, own.id)).status).toBe('active');
 
     s.clock.advance(HOUR + MINUTE);
-    s.service.worker!.wake();
+    s.service.ctx.outbox.wake();
     const paused = await waitPaused(s, own.id);
     expect(paused.paused_reason).toBe('failing');
     const mails = (await mail(s)).filter((m) => m.to.includes(admin.email));

@@ -32,6 +32,7 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
   'rate_limited',
   'not_found',
   'conflict',
+  'limit_reached',
   'payload_too_large',
   'unsupported_media_type',
   'internal_error',

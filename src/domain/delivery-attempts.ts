@@ -1,0 +1,186 @@
+// Delivery attempts are rows: one for every endpoint an event goes to, written in the transaction of the
+// event, and one for every retry and resend. This module is the only one that writes an attempt's status;
+// these are all the transitions there are:
+//
+//   (new)     -> scheduled | missed    scheduleAttempts   an event's first attempts, a retry, a resend
+//                                                        (missed when the endpoint is paused)
+//   scheduled -> sending               takeDueAttempts    a worker's claim takes the endpoint's first due
+//   sending   -> sending                                  attempts; also those of a claim whose lease ran out
+//   sending   -> delivered | failed    recordSent         the outcome, written by the claim that sent it
+//   sending   -> scheduled | missed    releaseUnsent      a batch gives back what it did not send
+//                                                        (missed when the endpoint was paused meanwhile)
+//   scheduled -> missed                missPending        the endpoint is paused
+//   missed    -> scheduled             redeliverMissed    the endpoint resumes with redelivery
+//
+// Delivered, failed and missed attempts that are not redelivered stay as they are until pruned.
+import { type Kysely, sql } from 'kysely';
+import type { AttemptStatus, Database, Flag } from '../db/schema.js';
+import { isPostgres } from '../db/sql-functions.js';
+import { timestamp } from './clock.js';
+import { type Executor, markOutboxChanged } from './context.js';
+import { announceWork } from './delivery-queues.js';
+import { newId } from './ids.js';
+
+export interface NewAttempt {
+  eventId: string;
+  endpointId: string;
+  attemptNumber: number;
+  autoRetry: boolean;
+  /** `missed` for an endpoint that is paused. */
+  status: Extract<AttemptStatus, 'scheduled' | 'missed'>;
+  dueAt: Date;
+  now: Date;
+}
+
+// On PostgreSQL, sequence numbers are handed out as rows are inserted, not as they commit: two
+// transactions could commit their first attempts out of order and a worker could claim the later one
+// first. Transactions that write first attempts therefore take this lock, so they commit in the order
+// they numbered their rows. (SQLite has a single writer already.)
+const FIRST_ATTEMPT_ORDER_LOCK = 4_711_002;
+const orderedTransactions = new WeakSet<object>();
+
+async function keepFirstAttemptsInOrder(trx: Executor): Promise<void> {
+  if (orderedTransactions.has(trx) || !trx.isTransaction || !isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(${FIRST_ATTEMPT_ORDER_LOCK})`.execute(trx);
+  orderedTransactions.add(trx);
+}
+
+/**
+ * Writes new attempts and answers their ids. Scheduled ones are announced to their endpoints' queues,
+ * unless the caller holds the endpoint's queue (`announce: false`: a retry written by the worker whose
+ * batch is running, which looks at the queue again when the batch ends).
+ */
+export async function scheduleAttempts(trx: Executor, attempts: readonly NewAttempt[], options: { announce?: boolean } = {}): Promise<string[]> {
+  if (attempts.length === 0) return [];
+  if (attempts.some((attempt) => attempt.attemptNumber === 1)) await keepFirstAttemptsInOrder(trx);
+  const rows = attempts.map((attempt) => ({
+    id: newId(),
+    event_id: attempt.eventId,
+    endpoint_id: attempt.endpointId,
+    attempt_number: attempt.attemptNumber,
+    auto_retry: (attempt.autoRetry ? 1 : 0) as Flag,
+    status: attempt.status,
+    due_at: timestamp(attempt.dueAt),
+    claim_token: null,
+    sent_at: null,
+    duration_ms: null,
+    request_headers: null,
+    response_status: null,
+    response_body: null,
+    error: null,
+    next_attempt_at: null,
+    created_at: timestamp(attempt.now),
+  }));
+  await trx.insertInto('webhook_attempts').values(rows).execute();
+  const scheduled = attempts.filter((attempt) => attempt.status === 'scheduled');
+  if (scheduled.length > 0) markOutboxChanged(trx);
+  if (options.announce !== false) {
+    const byDue = new Map<number, string[]>();
+    for (const attempt of scheduled) byDue.set(attempt.dueAt.getTime(), [...(byDue.get(attempt.dueAt.getTime()) ?? []), attempt.endpointId]);
+    for (const [due, endpointIds] of byDue) await announceWork(trx, [...new Set(endpointIds)], new Date(due));
+  }
+  return rows.map((row) => row.id);
+}
+
+/** The first `count` attempts of an endpoint's queue a claim may take, in event order. */
+function queueFront(endpointId: string, nowText: string, count: number) {
+  return sql`SELECT seq FROM (
+      SELECT * FROM (SELECT seq FROM webhook_attempts
+        WHERE endpoint_id = ${endpointId} AND status = 'scheduled' AND due_at <= ${nowText} ORDER BY seq LIMIT ${count}) due
+      UNION ALL
+      SELECT * FROM (SELECT seq FROM webhook_attempts
+        WHERE endpoint_id = ${endpointId} AND status = 'sending' ORDER BY seq LIMIT ${count}) lapsed
+    ) front ORDER BY seq LIMIT ${count}`;
+}
+
+/**
+ * Marks the first due attempts (up to `perEndpoint`) of queues the caller has just claimed as sent by
+ * `token`. An attempt still `sending` in a claimed queue belongs to a claim whose lease ran out: it is
+ * taken over.
+ */
+export async function takeDueAttempts(trx: Executor, endpointIds: readonly string[], now: Date, perEndpoint: number, token: string): Promise<void> {
+  if (endpointIds.length === 0) return;
+  const nowText = timestamp(now);
+  const fronts = sql.join(
+    endpointIds.map((id) => sql`SELECT seq FROM (${queueFront(id, nowText, perEndpoint)}) q`),
+    sql` UNION ALL `,
+  );
+  await trx
+    .updateTable('webhook_attempts')
+    .set({ status: 'sending', claim_token: token })
+    .where(sql<boolean>`seq IN (${fronts})`)
+    // A pause may have turned some into `missed` since they were picked.
+    .where(sql<boolean>`((status = 'scheduled' AND due_at <= ${nowText}) OR status = 'sending')`)
+    .execute();
+}
+
+export interface SentRecord {
+  delivered: boolean;
+  sentAt: Date;
+  durationMs: number;
+  requestHeaders: string;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  /** When the retry that follows a failed attempt is due. */
+  nextAttemptAt: Date | null;
+}
+
+/** Text from a receiver as the store can keep it: no store keeps NUL characters in text. */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replaceAll('\u0000', '\uFFFD');
+}
+
+/** Records a sent attempt's outcome; false when the claim that sent it no longer holds it. */
+export async function recordSent(trx: Executor, attempt: { seq: number; claim_token: string }, sent: SentRecord): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhook_attempts')
+    .set({
+      status: sent.delivered ? 'delivered' : 'failed',
+      claim_token: null,
+      sent_at: timestamp(sent.sentAt),
+      duration_ms: sent.durationMs,
+      request_headers: sent.requestHeaders,
+      response_status: sent.responseStatus,
+      response_body: storable(sent.responseBody),
+      error: storable(sent.error),
+      next_attempt_at: sent.nextAttemptAt === null ? null : timestamp(sent.nextAttemptAt),
+    })
+    .where('seq', '=', attempt.seq)
+    .where('claim_token', '=', attempt.claim_token)
+    .where('status', '=', 'sending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Gives back a claim's unsent attempts: to be sent again, or missed if the endpoint was paused meanwhile. */
+export async function releaseUnsent(db: Kysely<Database>, endpointId: string, token: string): Promise<void> {
+  await db
+    .updateTable('webhook_attempts')
+    .set({
+      status: sql`CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = ${endpointId} AND e.status = 'paused') THEN 'missed' ELSE 'scheduled' END`,
+      claim_token: null,
+    })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'sending')
+    .where('claim_token', '=', token)
+    .execute();
+}
+
+/** The endpoint is paused: what was waiting is missed. */
+export async function missPending(trx: Executor, endpointId: string): Promise<void> {
+  await trx.updateTable('webhook_attempts').set({ status: 'missed' }).where('endpoint_id', '=', endpointId).where('status', '=', 'scheduled').execute();
+}
+
+/** Resume with redelivery: every missed attempt is due now, and they go oldest first (event order). */
+export async function redeliverMissed(trx: Executor, endpointId: string, now: Date): Promise<void> {
+  const result = await trx
+    .updateTable('webhook_attempts')
+    .set({ status: 'scheduled', due_at: timestamp(now) })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'missed')
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return;
+  markOutboxChanged(trx);
+  await announceWork(trx, [endpointId], now);
+}

@@ -1,0 +1,157 @@
+// Every endpoint's delivery queue row (webhook_queues), and the only code that writes it. `ready_at` is
+// when a worker may next take the endpoint: never later than its earliest attempt still to be sent, never
+// before its circuit breaker's next probe (`probe_at`), and while a worker holds it, the end of that
+// worker's lease. A claim reads the ready queues from an index, oldest first, and takes them by writing
+// its token and lease; the holder alone sends the endpoint's attempts, so first attempts leave in event
+// order. When its batch ends the holder works `ready_at` out again from the attempts. Writes that add
+// waiting attempts (an event, a resend, a redelivery) lower `ready_at` and count a revision, and the
+// holder's recomputation stands only if the revision is the one it knows: otherwise it may have missed an
+// attempt committed meanwhile, and it looks again.
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { greatest, isPostgres } from '../db/sql-functions.js';
+import { timestamp } from './clock.js';
+import { type Executor, markOutboxChanged } from './context.js';
+
+/** Healthy endpoints are sent to in batches; failing ones one probe at a time, in a lane of their own. */
+export type Lane = 'healthy' | 'failing';
+
+// Literal, not bound: each lane has a partial index, which a query uses only when it states the
+// index's own condition.
+const IN_LANE: Record<Lane, RawBuilder<boolean>> = { healthy: sql<boolean>`failures = 0`, failing: sql<boolean>`failures > 0` };
+
+export interface QueueClaim {
+  endpointId: string;
+  token: string;
+  /** The queue's revision when it was claimed (or last looked at by the holder). */
+  revision: number;
+  /** Failed attempts in a row when it was claimed. */
+  failures: number;
+}
+
+/** An endpoint's queue, made with the endpoint: nothing waits yet. */
+export async function openQueue(trx: Executor, endpointId: string): Promise<void> {
+  await trx.insertInto('webhook_queues').values({ endpoint_id: endpointId, ready_at: null, revision: 0, claim_token: null, claimed_until: null, failures: 0, probe_at: null }).execute();
+}
+
+/**
+ * Attempts due at `dueAt` were added to these endpoints' queues: each becomes ready by then, unless its
+ * breaker holds probes back or a worker holds it (its holder looks again when its batch ends).
+ */
+export async function announceWork(trx: Executor, endpointIds: readonly string[], dueAt: Date): Promise<void> {
+  if (endpointIds.length === 0) return;
+  const due = timestamp(dueAt);
+  const earliest = greatest(trx, sql<string>`${due}`, sql<string>`coalesce(probe_at, ${due})`, sql<string>`coalesce(claimed_until, ${due})`);
+  await trx
+    .updateTable('webhook_queues')
+    .set({
+      revision: sql`revision + 1`,
+      ready_at: sql`CASE WHEN ready_at IS NOT NULL AND ready_at <= ${earliest} THEN ready_at ELSE ${earliest} END`,
+    })
+    .where('endpoint_id', 'in', endpointIds)
+    .execute();
+}
+
+/**
+ * Takes up to `limit` queues of the lane that are ready at `now`, those ready longest first, for `token`
+ * until `leaseUntil`. A queue whose holder's lease ran out is ready again and is taken over. On
+ * PostgreSQL workers that pick the same queues pass each other by.
+ */
+export async function claimReadyQueues(trx: Executor, lane: Lane, now: Date, leaseUntil: Date, token: string, limit: number): Promise<QueueClaim[]> {
+  const nowText = timestamp(now);
+  const lease = timestamp(leaseUntil);
+  const skipLocked = isPostgres(trx) ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  const rows = await trx
+    .updateTable('webhook_queues')
+    .set({ claim_token: token, claimed_until: lease, ready_at: lease })
+    .where(
+      sql<boolean>`endpoint_id IN (SELECT endpoint_id FROM webhook_queues
+        WHERE ${IN_LANE[lane]} AND ready_at <= ${nowText} ORDER BY ready_at LIMIT ${limit} ${skipLocked})`,
+    )
+    .where('ready_at', '<=', nowText)
+    .returning(['endpoint_id', 'revision', 'failures'])
+    .execute();
+  return rows.map((row) => ({ endpointId: row.endpoint_id, token, revision: row.revision, failures: row.failures }));
+}
+
+/** Extends a held queue's lease; false when the claim was lost. */
+export async function extendLease(db: Executor, claim: QueueClaim, until: Date): Promise<boolean> {
+  const lease = timestamp(until);
+  const result = await db
+    .updateTable('webhook_queues')
+    .set({ claimed_until: lease, ready_at: lease })
+    .where('endpoint_id', '=', claim.endpointId)
+    .where('claim_token', '=', claim.token)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The earliest attempt of the endpoint still to be sent (scheduled, or sending under a lapsed lease). */
+function earliestWaiting(endpointId: string): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT min(w.due_at) FROM (
+      SELECT min(due_at) AS due_at FROM webhook_attempts WHERE endpoint_id = ${endpointId} AND status = 'scheduled'
+      UNION ALL
+      SELECT min(due_at) AS due_at FROM webhook_attempts WHERE endpoint_id = ${endpointId} AND status = 'sending') w)`;
+}
+
+/**
+ * Lets go of a held queue once its batch is recorded and its unsent attempts given back: it becomes ready
+ * at its earliest waiting attempt, not before its next probe. Answers false when the claim was lost.
+ */
+export async function releaseQueue(db: Kysely<Database>, claim: QueueClaim): Promise<boolean> {
+  let revision = claim.revision;
+  for (;;) {
+    const waiting = earliestWaiting(claim.endpointId);
+    const gated = greatest(db, waiting, sql<string | null>`coalesce(probe_at, ${waiting})`);
+    const result = await db
+      .updateTable('webhook_queues')
+      .set({ claim_token: null, claimed_until: null, ready_at: sql`CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END` })
+      .where('endpoint_id', '=', claim.endpointId)
+      .where('claim_token', '=', claim.token)
+      .where('revision', '=', revision)
+      .executeTakeFirst();
+    if (result.numUpdatedRows > 0n) return true;
+    // Work was announced since (or the claim is gone): a new look sees what that write committed.
+    const row = await db.selectFrom('webhook_queues').select(['revision', 'claim_token']).where('endpoint_id', '=', claim.endpointId).executeTakeFirst();
+    if (!row || row.claim_token !== claim.token) return false;
+    revision = row.revision;
+  }
+}
+
+/** The breaker after an outcome: failures in a row, and when the next attempt may go (null: at once). */
+export async function setBreaker(trx: Executor, endpointId: string, failures: number, probeAt: Date | null): Promise<void> {
+  await trx
+    .updateTable('webhook_queues')
+    .set({ failures, probe_at: probeAt === null ? null : timestamp(probeAt) })
+    .where('endpoint_id', '=', endpointId)
+    .execute();
+}
+
+/** Drops the breaker's hold on the next attempt: the queue is ready at its earliest waiting attempt. */
+export async function liftProbeGate(trx: Executor, endpointId: string): Promise<void> {
+  markOutboxChanged(trx);
+  await trx
+    .updateTable('webhook_queues')
+    .set({
+      probe_at: null,
+      revision: sql`revision + 1`,
+      ready_at: sql`CASE WHEN claim_token IS NULL THEN ${earliestWaiting(endpointId)} ELSE ready_at END`,
+    })
+    .where('endpoint_id', '=', endpointId)
+    .execute();
+}
+
+/** A paused endpoint's queue waits for nothing; a holder's lease still runs out as it would. */
+export async function parkQueue(trx: Executor, endpointId: string): Promise<void> {
+  await trx.updateTable('webhook_queues').set({ ready_at: sql`claimed_until` }).where('endpoint_id', '=', endpointId).execute();
+}
+
+/** When the next queue of the lane becomes ready (possibly already), or null when none waits. */
+export async function nextReady(db: Executor, lane: Lane): Promise<Date | null> {
+  const row = await db
+    .selectFrom('webhook_queues')
+    .select(sql<string | null>`min(ready_at)`.as('next'))
+    .where(IN_LANE[lane])
+    .executeTakeFirst();
+  return row?.next ? new Date(row.next) : null;
+}
