@@ -81,6 +81,14 @@ describe('loadConfig: defaults (decisions §1)', () => {
     expect(config.webhookPauseAfterMs).toBe(86_400_000);
   });
 
+  it('WEBHOOK_MAX_ENDPOINTS_PER_HOME defaults to 20 (decisions §9)', () => {
+    expect(config.webhookMaxEndpointsPerHome).toBe(20);
+  });
+
+  it('WEBHOOK_CONCURRENCY defaults to 256 healthy endpoints sent to at once', () => {
+    expect(config.webhookConcurrency).toBe(256);
+  });
+
   it('WEBHOOK_ALLOW_PRIVATE_NETWORKS defaults to false (decisions §1)', () => {
     expect(config.webhookAllowPrivateNetworks).toBe(false);
   });
@@ -140,12 +148,16 @@ describe('loadConfig: values that are read (decisions §1)', () => {
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_COALESCE_MS: '0',
       WEBHOOK_PAUSE_AFTER_MS: '3600000',
+      WEBHOOK_MAX_ENDPOINTS_PER_HOME: '3',
+      WEBHOOK_CONCURRENCY: '16',
     });
     expect(config.rateLimitPerMinute).toBe(60);
     expect(config.previewSteps).toBe(5);
     expect(config.webhookTimeoutMs).toBe(2000);
     expect(config.webhookCoalesceMs).toBe(0);
     expect(config.webhookPauseAfterMs).toBe(3_600_000);
+    expect(config.webhookMaxEndpointsPerHome).toBe(3);
+    expect(config.webhookConcurrency).toBe(16);
   });
 
   it('DEMO=false skips the demo and WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows private networks (decisions §1)', () => {
@@ -231,6 +243,9 @@ describe('loadConfig: a bad value stops the start with a message naming the vari
     expectRefused({ WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS');
     expectRefused({ WEBHOOK_COALESCE_MS: '1.5' }, 'WEBHOOK_COALESCE_MS');
     expectRefused({ WEBHOOK_PAUSE_AFTER_MS: '-1' }, 'WEBHOOK_PAUSE_AFTER_MS');
+    expectRefused({ WEBHOOK_MAX_ENDPOINTS_PER_HOME: '0' }, 'WEBHOOK_MAX_ENDPOINTS_PER_HOME');
+    expectRefused({ WEBHOOK_MAX_ENDPOINTS_PER_HOME: 'many' }, 'WEBHOOK_MAX_ENDPOINTS_PER_HOME');
+    expectRefused({ WEBHOOK_CONCURRENCY: '0' }, 'WEBHOOK_CONCURRENCY');
   });
 
   it('REDIS_URL and SMTP_URL with the wrong scheme are refused, naming the variable (decisions §1)', () => {

@@ -24,6 +24,7 @@ export function retryAfterMs(value: string | null | undefined, now: Date): numbe
   if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
   // Every HTTP date form starts with the weekday (RFC 9110 §5.6.7); Date.parse alone would take fragments.
   if (!/^[A-Za-z]{3}/.test(text)) return null;
-  const at = Date.parse(text);
+  // The asctime form names no zone, and Date.parse would read it as local time: HTTP dates are GMT.
+  const at = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
   return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
 }

@@ -33,6 +33,11 @@ export interface LaneLimits {
 
 export const DEFAULT_LANES: LaneLimits = { healthy: 256, failing: 64, batch: 100, slowAfterMs: 1000 };
 
+/** The lanes for WEBHOOK_CONCURRENCY: that many healthy batches, and a quarter as many probes. */
+export function lanesFor(concurrency: number): Partial<LaneLimits> {
+  return { healthy: concurrency, failing: Math.max(1, Math.ceil(concurrency / 4)) };
+}
+
 export interface WorkerOptions {
   transport: Transport;
   policy: RetryPolicy;

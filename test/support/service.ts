@@ -10,6 +10,8 @@ import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createService, loggerOptions, type Service } from '../../src/service.js';
 import type { Resolver } from '../../src/webhooks/network-guard.js';
+import type { Transport } from '../../src/webhooks/sender.js';
+import type { LaneLimits } from '../../src/webhooks/worker.js';
 import { checkResponse } from './openapi-conformance.js';
 import { testDatabase } from './test-database.js';
 
@@ -46,6 +48,10 @@ export interface TestServiceOptions {
   resolver?: Resolver;
   /** Jitter source for retry delays. */
   random?: () => number;
+  /** What the worker sends with, instead of HTTP. */
+  transport?: Transport;
+  /** The worker's lanes, instead of their defaults. */
+  lanes?: Partial<LaneLimits>;
 }
 
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
@@ -65,7 +71,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const logger = options.logLines
     ? pino({ ...loggerOptions(config), level: 'info' }, { write: (line: string) => void options.logLines!.push(line) })
     : undefined;
-  const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random });
+  const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random, transport: options.transport, lanes: options.lanes });
 
   const request = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
     const response = await service.app.inject({

@@ -1,0 +1,221 @@
+// One endpoint's slow or failing receiver costs its own endpoint time, never another's (decisions §9;
+// docs/decisions.md "The worker"). The worker sends through a scripted transport, so a receiver that
+// hangs really never answers, and the clock moves only when the test moves it: what is checked is what
+// the worker started while what else was still outstanding, never how fast anything ran.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LaneLimits } from '../../src/webhooks/worker.js';
+import { ANSWERED_200, type Reply, ScriptedTransport } from '../support/scripted-transport.js';
+import { createGuide, soloTeam, startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/waiting.js';
+import { allAttempts, type Home } from '../support/webhooks.js';
+
+const ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', WEBHOOK_RETRY_DELAYS: '1h,1h,1h' };
+const MINUTE = 60_000;
+
+let open: { s: TestService; transport: ScriptedTransport }[] = [];
+afterEach(async () => {
+  for (const { s, transport } of open.splice(0)) {
+    transport.hangUpAll();
+    await s.close();
+  }
+});
+
+async function scriptedService(reply: (path: string) => Reply, lanes: Partial<LaneLimits>, env: Record<string, string> = {}) {
+  const transport = new ScriptedTransport();
+  transport.reply = reply;
+  // No jitter: retries fall due exactly one delay later, so the probe gap (the delay less the most
+  // jitter could take) comes strictly before them.
+  const s = await startTestService({ ...ENV, ...env }, { transport, lanes, random: () => 0 });
+  transport.inFlight = () => s.service.worker!.inFlight;
+  open.push({ s, transport });
+  return { s, transport };
+}
+
+/** A team of its own with an endpoint at `path` (the scripted transport answers by path). */
+async function endpointAt(s: TestService, path: string, events = ['guide.created']) {
+  const { team } = await soloTeam(s);
+  const home: Home = { type: 'team', id: team.id };
+  const endpoint = await s.admin('POST', '/webhook-endpoints', { home, url: `http://127.0.0.1:9${path}`, events });
+  return { team, endpoint };
+}
+
+/** Moves the service's clock and wakes its worker, as time passing would. */
+function advance(s: TestService, ms: number): void {
+  s.clock.advance(ms);
+  s.service.ctx.outbox.wake();
+}
+
+describe('a healthy endpoint is never kept waiting by others (decisions §9)', () => {
+  it('receivers that start to hang cannot fill the healthy lane: a batch that waits longer than slowAfterMs gives its place up', async () => {
+    const { s, transport } = await scriptedService((path) => (path.startsWith('/hang') ? 'hang' : { status: 200 }), { healthy: 2, slowAfterMs: 1000 });
+    for (let i = 0; i < 4; i++) await endpointAt(s, `/hang/${i}`);
+    await transport.waitForStarts('/hang/0', 1);
+    await transport.waitForStarts('/hang/1', 1);
+    expect(s.service.worker!.inFlight).toMatchObject({ healthy: 2, slow: 0 });
+
+    await endpointAt(s, '/ok');
+    // Each second of waiting lets two more in; the healthy endpoint's ping is the newest in line.
+    advance(s, 1000);
+    await transport.waitForStarts('/hang/3', 1);
+    advance(s, 1000);
+    const [ping] = await transport.waitForStarts('/ok', 1);
+    expect(ping!.event).toBe('ping');
+    // Not one of the hanging receivers had answered when it went out.
+    expect(transport.hangingCount).toBe(4);
+    expect(ping!.inFlight).toMatchObject({ healthy: 1, slow: 4 }); // its own batch, and the four that wait
+  });
+
+  it('failing endpoints are probed in a lane of their own: with it full, a healthy endpoint still gets its events at once', async () => {
+    // Each flaky receiver fails its ping at once, then hangs on everything after.
+    const seen = new Map<string, number>();
+    const reply = (path: string): Reply => {
+      if (!path.startsWith('/flaky')) return { status: 200 };
+      seen.set(path, (seen.get(path) ?? 0) + 1);
+      return seen.get(path) === 1 ? { status: 500 } : 'hang';
+    };
+    const { s, transport } = await scriptedService(reply, { healthy: 1, failing: 1 });
+    const flaky = [];
+    for (let i = 0; i < 3; i++) flaky.push(await endpointAt(s, `/flaky/${i}`));
+    for (let i = 0; i < 3; i++) await transport.waitForStarts(`/flaky/${i}`, 1);
+    // Failing now: their next events go out one probe at a time, and the first probe hangs.
+    for (const { team } of flaky) await createGuide(s, team.id);
+    await eventually('a probe hanging in the failing lane', () => transport.hangingCount === 1);
+
+    const healthy = await endpointAt(s, '/ok');
+    await transport.waitForStarts('/ok', 1);
+    await createGuide(s, healthy.team.id, { title: 'For the healthy one' });
+    const [, created] = await transport.waitForStarts('/ok', 2);
+    expect(created!.event).toBe('guide.created');
+    expect(created!.inFlight).toMatchObject({ failing: 1 });
+    expect(transport.hangingCount).toBe(1);
+    // The other failing endpoints still wait for the lane: one probe at a time.
+    expect(transport.started.filter((d) => d.path.startsWith('/flaky') && d.event === 'guide.created')).toHaveLength(1);
+  });
+});
+
+describe('a failing endpoint costs only its own time (decisions §9)', () => {
+  /** An endpoint whose ping hangs until the test answers it, with `count` guide.created events queued behind it. */
+  async function backlogBehindPing(s: TestService, transport: ScriptedTransport, count: number) {
+    const { team, endpoint } = await endpointAt(s, '/receiver');
+    await transport.waitForStarts('/receiver', 1);
+    for (let i = 0; i < count; i++) await createGuide(s, team.id, { title: `Backlog ${i}` });
+    return { team, endpoint };
+  }
+
+  it('a batch stops at its first failure: what follows goes out one attempt at a time in the failing lane, and from the third failure in a row the breaker holds the rest for the probe gap', async () => {
+    let failing = false;
+    const { s, transport } = await scriptedService((path) => (path === '/receiver' && !failing ? 'hang' : { status: 500 }), {});
+    const { endpoint } = await backlogBehindPing(s, transport, 5);
+    failing = true;
+    transport.answerHanging(ANSWERED_200); // the ping is delivered; the five events are claimed as one batch
+
+    const created = () => transport.startedOn('/receiver').filter((d) => d.event === 'guide.created');
+    await eventually('three guide.created attempts', () => created().length >= 3);
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+    const [first, second, third] = created();
+    expect(first!.inFlight).toMatchObject({ healthy: 1, failing: 0 });
+    // Had the batch gone on after the failure, the second would have left in the healthy lane.
+    expect(second!.inFlight).toMatchObject({ healthy: 0, failing: 1 });
+    expect(third!.inFlight).toMatchObject({ healthy: 0, failing: 1 });
+    expect(JSON.parse(first!.body).data.guide.title).toBe('Backlog 0');
+    expect(JSON.parse(third!.body).data.guide.title).toBe('Backlog 2');
+    expect(created()).toHaveLength(3);
+    const firsts = (await allAttempts(s, endpoint.id)).filter((a) => a.event_type === 'guide.created' && a.attempt_number === 1);
+    expect(firsts.map((a) => a.status).sort()).toEqual(['failed', 'failed', 'failed', 'scheduled', 'scheduled']);
+
+    // The probe gap is the first retry delay less its jitter: 54 minutes for 1h.
+    advance(s, 53 * MINUTE);
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+    expect(created()).toHaveLength(3);
+    advance(s, 2 * MINUTE);
+    await eventually('the probe', () => created().length === 4);
+    expect(JSON.parse(created()[3]!.body).data.guide.title).toBe('Backlog 3');
+  });
+
+  it('a probe that succeeds closes the breaker: the rest of the backlog goes out in one batch in the healthy lane', async () => {
+    let answer: Reply = 'hang';
+    const { s, transport } = await scriptedService((path) => (path === '/receiver' ? answer : { status: 200 }), {});
+    await backlogBehindPing(s, transport, 6);
+    answer = { status: 500 };
+    transport.answerHanging(ANSWERED_200);
+    const created = () => transport.startedOn('/receiver').filter((d) => d.event === 'guide.created');
+    await eventually('three failures', () => created().length >= 3);
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+    answer = { status: 204 };
+    advance(s, 55 * MINUTE);
+    await eventually('the other three, and nothing else due yet', () => created().length === 6);
+    const rest = created().slice(3);
+    expect(rest.map((d) => JSON.parse(d.body).data.guide.title)).toEqual(['Backlog 3', 'Backlog 4', 'Backlog 5']);
+    expect(rest[0]!.inFlight).toMatchObject({ failing: 1, healthy: 0 });
+    expect(rest[1]!.inFlight).toMatchObject({ failing: 0, healthy: 1 });
+  });
+});
+
+describe('throttling receivers: Retry-After (decisions §9)', () => {
+  // A first retry shorter than what the receivers ask for, so that Retry-After is what decides.
+  async function throttledOnce(retryAfter: string, status = 429, env: Record<string, string> = { WEBHOOK_RETRY_DELAYS: '10s,1h' }) {
+    let throttling = false;
+    const { s, transport } = await scriptedService((path) => (path === '/receiver' && throttling ? { status, retryAfter } : { status: 200 }), {}, env);
+    const { team, endpoint } = await endpointAt(s, '/receiver');
+    await transport.waitForStarts('/receiver', 1);
+    throttling = true;
+    const guide = await createGuide(s, team.id, { title: 'Throttled' });
+    const [, throttled] = await transport.waitForStarts('/receiver', 2);
+    const attempt = await eventually('the throttled attempt to be recorded', async () =>
+      (await allAttempts(s, endpoint.id)).find((a) => a.id === throttled!.deliveryId && a.status === 'failed'),
+    );
+    throttling = false;
+    return { s, transport, team, endpoint, guide, attempt };
+  }
+
+  it('a 429 with Retry-After in seconds holds the whole endpoint until then: its retry and other events wait, and the Deliveries list says why', async () => {
+    const { s, transport, team, endpoint, attempt } = await throttledOnce('120');
+    const sentAt = Date.parse(attempt.sent_at);
+    expect(Date.parse(attempt.next_attempt_at) - sentAt).toBeGreaterThanOrEqual(120_000);
+    expect(attempt.error).toMatch(/^answered 429; the receiver asked to wait \(Retry-After: 120\), so no attempt goes to this endpoint before \d{4}-/);
+    const holdUntil = Date.parse(/before (\S+)$/.exec(attempt.error)![1]!);
+    expect(holdUntil - sentAt).toBeGreaterThanOrEqual(120_000);
+
+    await createGuide(s, team.id, { title: 'Another event meanwhile' });
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+    expect(transport.startedOn('/receiver')).toHaveLength(2);
+    const waiting = (await allAttempts(s, endpoint.id)).filter((a) => a.status === 'scheduled');
+    expect(waiting.map((a) => a.attempt_number).sort()).toEqual([1, 2]);
+
+    advance(s, 121_000);
+    await transport.waitForStarts('/receiver', 4);
+    expect(
+      transport
+        .startedOn('/receiver')
+        .slice(2)
+        .map((d) => JSON.parse(d.body).data.guide.title)
+        .sort(),
+    ).toEqual(['Another event meanwhile', 'Throttled']);
+  });
+
+  it('a 503 with Retry-After as an HTTP date holds the endpoint until that date', async () => {
+    const clockNow = Date.now();
+    const date = new Date(Math.ceil((clockNow + 300_000) / 1000) * 1000).toUTCString();
+    const { attempt } = await throttledOnce(date, 503);
+    expect(attempt.error).toContain(`answered 503; the receiver asked to wait (Retry-After: ${date})`);
+    expect(Date.parse(attempt.next_attempt_at)).toBeGreaterThanOrEqual(Date.parse(date) - 1000);
+    expect(Date.parse(attempt.next_attempt_at)).toBeLessThanOrEqual(Date.parse(date) + 1000);
+  });
+
+  it('a Retry-After longer than the schedule\'s last delay holds the endpoint for that last delay only', async () => {
+    const { attempt } = await throttledOnce('86400', 429, { WEBHOOK_RETRY_DELAYS: '10s,1m' });
+    const held = Date.parse(/before (\S+) /.exec(attempt.error)![1]!) - Date.parse(attempt.sent_at);
+    expect(held).toBeGreaterThanOrEqual(60_000);
+    expect(held).toBeLessThan(65_000);
+    expect(Date.parse(attempt.next_attempt_at) - Date.parse(attempt.sent_at)).toBeLessThan(65_000);
+    expect(attempt.error).toContain('(the longest retry delay; it asked for longer)');
+  });
+
+  it('a Retry-After that is neither seconds nor a date is ignored: the schedule alone decides', async () => {
+    const { attempt } = await throttledOnce('soon');
+    expect(attempt.error).toBe('answered 429');
+    const delay = Date.parse(attempt.next_attempt_at) - Date.parse(attempt.sent_at);
+    expect(delay).toBeGreaterThanOrEqual(10_000);
+    expect(delay).toBeLessThan(11_000);
+  });
+});
