@@ -23,7 +23,7 @@ const lastOfType = (type: string) => receiver.received.filter((r) => r.headers['
 
 beforeAll(async () => {
   browser = await launchChromium();
-  ({ t, baseUrl } = await startListeningService());
+  ({ t, baseUrl } = await startListeningService({ WEBHOOK_MAX_ENDPOINTS_PER_HOME: '2' }));
   receiver = await startReceiver();
   world.organization = await t.admin('POST', '/organizations', { name: 'Northwind Outfitters', plan: 'growth' });
   world.team = await t.admin('POST', '/teams', { name: 'Support', organization_id: world.organization.id });
@@ -209,6 +209,22 @@ describe('a team admin in the console', () => {
       return badges.length === 1 && badges[0] === 'failed' ? true : undefined;
     });
     expect(await page.locator('tbody').innerText()).toContain('410');
+  });
+
+  it("refuses an endpoint past the team's limit, saying so in words", async () => {
+    const second = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: world.team.id }, url: `${receiver.url}/second`, events: ['guide.created'] });
+    await eventually('the ping of the second endpoint', () => receiver.received.some((r) => r.path === '/hook/second'));
+    await page.goto(`${baseUrl}/console/#/team/${world.team.id}/webhooks`);
+    await page.getByRole('heading', { name: 'Webhooks · Support' }).waitFor();
+    await page.getByLabel('URL').fill(`${receiver.url}/third`);
+    await page.getByLabel('guide.created').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await alertText(page)).toContain(
+      'This team already has 2 webhook endpoints, the most it may have (WEBHOOK_MAX_ENDPOINTS_PER_HOME is 2); delete one to add another',
+    );
+    await t.admin('DELETE', `/webhook-endpoints/${second.id}`);
+    await page.getByRole('link', { name: 'Deliveries' }).first().click();
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
   });
 
   it('reads well at phone width', async () => {
