@@ -55,6 +55,10 @@ export function loggerOptions(config: Config): pino.LoggerOptions {
 // Answers kept in memory weigh at most this much (RSS stays well under 300 MB with SQLite's own cache).
 const READ_CACHE_BYTES = 48 * 1024 * 1024;
 
+// On the embedded store a commit writes whole pages, whatever is in it: delivery outcomes are committed
+// at most this often, in groups (PostgreSQL groups them by itself while each commit is under way).
+const SQLITE_COMMIT_EVERY_MS = 5;
+
 // Polling while the LISTEN connection is down (PostgreSQL), so work from other processes still flows.
 const POLL_WITHOUT_LISTENER_MS = 1000;
 
@@ -108,6 +112,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       const policy = { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random };
       const deliveryWorker = new DeliveryWorker(ctx, {
         transport: options.transport ?? sender!,
+        commitEveryMs: store.dialect === 'sqlite' ? SQLITE_COMMIT_EVERY_MS : 0,
         policy,
         timeoutMs: config.webhookTimeoutMs,
         log: log.child({ component: 'worker' }),

@@ -119,7 +119,8 @@ export interface EventsTable {
 
 export type EndpointStatus = 'active' | 'paused';
 export type PausedReason = 'gone' | 'failing';
-export type AttemptStatus = 'scheduled' | 'sending' | 'delivered' | 'failed' | 'missed';
+/** As stored; an attempt is shown as `sending` while it is scheduled, due, and its endpoint's queue is held. */
+export type AttemptStatus = 'scheduled' | 'delivered' | 'failed' | 'missed';
 
 export interface WebhookEndpointsTable {
   id: string;
@@ -151,8 +152,6 @@ export interface WebhookAttemptsTable {
   auto_retry: Flag;
   status: AttemptStatus;
   due_at: string;
-  /** While `sending`: which claim holds the attempt (the lease is its endpoint's queue's). */
-  claim_token: string | null;
   sent_at: string | null;
   duration_ms: number | null;
   /** JSON object of the request headers sent. */

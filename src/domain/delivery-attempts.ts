@@ -4,22 +4,25 @@
 //
 //   (new)     -> scheduled | missed    scheduleAttempts   an event's first attempts, a retry, a resend
 //                                                        (missed when the endpoint is paused)
-//   scheduled -> sending               takeDueAttempts    a worker's claim takes the endpoint's first due
-//   sending   -> sending                                  attempts; also those of a claim whose lease ran out
-//   sending   -> delivered | failed    recordSent         the outcome, written by the claim that sent it
-//   sending   -> scheduled | missed    releaseUnsent      a batch gives back what it did not send
-//                                                        (missed when the endpoint was paused meanwhile)
+//   scheduled -> delivered | failed    recordSent         the outcome, written only while the writer
+//   missed    -> delivered | failed                       still holds the endpoint's queue (missed: the
+//                                                        endpoint was paused while it was on its way)
 //   scheduled -> missed                missPending        the endpoint is paused
 //   missed    -> scheduled             redeliverMissed    the endpoint resumes with redelivery
 //
-// Delivered, failed and missed attempts that are not redelivered stay as they are until pruned.
-import { type Kysely, sql } from 'kysely';
-import type { AttemptStatus, Database, Flag } from '../db/schema.js';
+// Being sent is not a status of its own: the worker holding the endpoint's queue (delivery-queues.ts)
+// sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed and missed
+// attempts that are not redelivered stay as they are until pruned.
+import { sql } from 'kysely';
+import type { AttemptStatus, Flag } from '../db/schema.js';
 import { isPostgres } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 import { announceWork } from './delivery-queues.js';
 import { newId } from './ids.js';
+
+/** The condition of the partial indexes on waiting attempts, written out so that queries can use them. */
+export const WAITING = sql<boolean>`status = 'scheduled'`;
 
 export interface NewAttempt {
   eventId: string;
@@ -48,7 +51,7 @@ async function keepFirstAttemptsInOrder(trx: Executor): Promise<void> {
 /**
  * Writes new attempts and answers their ids. Scheduled ones are announced to their endpoints' queues,
  * unless the caller holds the endpoint's queue (`announce: false`: a retry written by the worker whose
- * batch is running, which looks at the queue again when the batch ends).
+ * batch is running, which works the queue out again when the batch ends).
  */
 export async function scheduleAttempts(trx: Executor, attempts: readonly NewAttempt[], options: { announce?: boolean } = {}): Promise<string[]> {
   if (attempts.length === 0) return [];
@@ -61,7 +64,6 @@ export async function scheduleAttempts(trx: Executor, attempts: readonly NewAtte
     auto_retry: (attempt.autoRetry ? 1 : 0) as Flag,
     status: attempt.status,
     due_at: timestamp(attempt.dueAt),
-    claim_token: null,
     sent_at: null,
     duration_ms: null,
     request_headers: null,
@@ -75,43 +77,11 @@ export async function scheduleAttempts(trx: Executor, attempts: readonly NewAtte
   const scheduled = attempts.filter((attempt) => attempt.status === 'scheduled');
   if (scheduled.length > 0) markOutboxChanged(trx);
   if (options.announce !== false) {
-    const byDue = new Map<number, string[]>();
-    for (const attempt of scheduled) byDue.set(attempt.dueAt.getTime(), [...(byDue.get(attempt.dueAt.getTime()) ?? []), attempt.endpointId]);
-    for (const [due, endpointIds] of byDue) await announceWork(trx, [...new Set(endpointIds)], new Date(due));
+    const byDue = new Map<number, Set<string>>();
+    for (const attempt of scheduled) byDue.set(attempt.dueAt.getTime(), (byDue.get(attempt.dueAt.getTime()) ?? new Set()).add(attempt.endpointId));
+    for (const [due, endpointIds] of byDue) await announceWork(trx, [...endpointIds], new Date(due));
   }
   return rows.map((row) => row.id);
-}
-
-/** The first `count` attempts of an endpoint's queue a claim may take, in event order. */
-function queueFront(endpointId: string, nowText: string, count: number) {
-  return sql`SELECT seq FROM (
-      SELECT * FROM (SELECT seq FROM webhook_attempts
-        WHERE endpoint_id = ${endpointId} AND status = 'scheduled' AND due_at <= ${nowText} ORDER BY seq LIMIT ${count}) due
-      UNION ALL
-      SELECT * FROM (SELECT seq FROM webhook_attempts
-        WHERE endpoint_id = ${endpointId} AND status = 'sending' ORDER BY seq LIMIT ${count}) lapsed
-    ) front ORDER BY seq LIMIT ${count}`;
-}
-
-/**
- * Marks the first due attempts (up to `perEndpoint`) of queues the caller has just claimed as sent by
- * `token`. An attempt still `sending` in a claimed queue belongs to a claim whose lease ran out: it is
- * taken over.
- */
-export async function takeDueAttempts(trx: Executor, endpointIds: readonly string[], now: Date, perEndpoint: number, token: string): Promise<void> {
-  if (endpointIds.length === 0) return;
-  const nowText = timestamp(now);
-  const fronts = sql.join(
-    endpointIds.map((id) => sql`SELECT seq FROM (${queueFront(id, nowText, perEndpoint)}) q`),
-    sql` UNION ALL `,
-  );
-  await trx
-    .updateTable('webhook_attempts')
-    .set({ status: 'sending', claim_token: token })
-    .where(sql<boolean>`seq IN (${fronts})`)
-    // A pause may have turned some into `missed` since they were picked.
-    .where(sql<boolean>`((status = 'scheduled' AND due_at <= ${nowText}) OR status = 'sending')`)
-    .execute();
 }
 
 export interface SentRecord {
@@ -131,13 +101,16 @@ function storable(text: string | null): string | null {
   return text === null ? null : text.replaceAll('\u0000', '\uFFFD');
 }
 
-/** Records a sent attempt's outcome; false when the claim that sent it no longer holds it. */
-export async function recordSent(trx: Executor, attempt: { seq: number; claim_token: string }, sent: SentRecord): Promise<boolean> {
+/**
+ * Records a sent attempt's outcome, if `token` still holds the attempt's endpoint's queue and no outcome
+ * was written for it already; answers whether it did. An attempt that a pause marked missed while it was
+ * on its way gets what happened to it: it went out.
+ */
+export async function recordSent(trx: Executor, attempt: { seq: number; endpoint_id: string }, token: string, sent: SentRecord): Promise<boolean> {
   const result = await trx
     .updateTable('webhook_attempts')
     .set({
       status: sent.delivered ? 'delivered' : 'failed',
-      claim_token: null,
       sent_at: timestamp(sent.sentAt),
       duration_ms: sent.durationMs,
       request_headers: sent.requestHeaders,
@@ -147,29 +120,15 @@ export async function recordSent(trx: Executor, attempt: { seq: number; claim_to
       next_attempt_at: sent.nextAttemptAt === null ? null : timestamp(sent.nextAttemptAt),
     })
     .where('seq', '=', attempt.seq)
-    .where('claim_token', '=', attempt.claim_token)
-    .where('status', '=', 'sending')
+    .where('status', 'in', ['scheduled', 'missed'])
+    .where(sql<boolean>`EXISTS (SELECT 1 FROM webhook_queues q WHERE q.endpoint_id = ${attempt.endpoint_id} AND q.claim_token = ${token})`)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-/** Gives back a claim's unsent attempts: to be sent again, or missed if the endpoint was paused meanwhile. */
-export async function releaseUnsent(db: Kysely<Database>, endpointId: string, token: string): Promise<void> {
-  await db
-    .updateTable('webhook_attempts')
-    .set({
-      status: sql`CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = ${endpointId} AND e.status = 'paused') THEN 'missed' ELSE 'scheduled' END`,
-      claim_token: null,
-    })
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'sending')
-    .where('claim_token', '=', token)
-    .execute();
-}
-
 /** The endpoint is paused: what was waiting is missed. */
 export async function missPending(trx: Executor, endpointId: string): Promise<void> {
-  await trx.updateTable('webhook_attempts').set({ status: 'missed' }).where('endpoint_id', '=', endpointId).where('status', '=', 'scheduled').execute();
+  await trx.updateTable('webhook_attempts').set({ status: 'missed' }).where('endpoint_id', '=', endpointId).where(WAITING).execute();
 }
 
 /** Resume with redelivery: every missed attempt is due now, and they go oldest first (event order). */

@@ -7,8 +7,7 @@
 // waiting attempts (an event, a resend, a redelivery) lower `ready_at` and count a revision, and the
 // holder's recomputation stands only if the revision is the one it knows: otherwise it may have missed an
 // attempt committed meanwhile, and it looks again.
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { type RawBuilder, sql } from 'kysely';
 import { greatest, isPostgres } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
@@ -40,6 +39,7 @@ export async function openQueue(trx: Executor, endpointId: string): Promise<void
  */
 export async function announceWork(trx: Executor, endpointIds: readonly string[], dueAt: Date): Promise<void> {
   if (endpointIds.length === 0) return;
+  await lockQueues(trx, endpointIds);
   const due = timestamp(dueAt);
   const earliest = greatest(trx, sql<string>`${due}`, sql<string>`coalesce(probe_at, ${due})`, sql<string>`coalesce(claimed_until, ${due})`);
   await trx
@@ -86,19 +86,27 @@ export async function extendLease(db: Executor, claim: QueueClaim, until: Date):
   return result.numUpdatedRows > 0n;
 }
 
-/** The earliest attempt of the endpoint still to be sent (scheduled, or sending under a lapsed lease). */
+/** The earliest attempt of the endpoint still to be sent. */
 function earliestWaiting(endpointId: string): RawBuilder<string | null> {
-  return sql<string | null>`(SELECT min(w.due_at) FROM (
-      SELECT min(due_at) AS due_at FROM webhook_attempts WHERE endpoint_id = ${endpointId} AND status = 'scheduled'
-      UNION ALL
-      SELECT min(due_at) AS due_at FROM webhook_attempts WHERE endpoint_id = ${endpointId} AND status = 'sending') w)`;
+  return sql<string | null>`(SELECT min(due_at) FROM webhook_attempts WHERE endpoint_id = ${endpointId} AND status = 'scheduled')`;
 }
 
 /**
- * Lets go of a held queue once its batch is recorded and its unsent attempts given back: it becomes ready
- * at its earliest waiting attempt, not before its next probe. Answers false when the claim was lost.
+ * On PostgreSQL, locks the queues of these endpoints in one order (their ids), so that transactions
+ * that touch several queues (an event for many endpoints, a group of outcomes) wait for each other
+ * instead of deadlocking. SQLite runs one writer at a time.
  */
-export async function releaseQueue(db: Kysely<Database>, claim: QueueClaim): Promise<boolean> {
+export async function lockQueues(trx: Executor, endpointIds: readonly string[]): Promise<void> {
+  if (!isPostgres(trx) || endpointIds.length === 0) return;
+  await trx.selectFrom('webhook_queues').select('endpoint_id').where('endpoint_id', 'in', endpointIds).orderBy('endpoint_id').forUpdate().execute();
+}
+
+/**
+ * Lets go of a held queue once its batch's outcomes are written (in the same transaction, or before): it
+ * becomes ready at its earliest waiting attempt, not before its next probe. Answers false when the claim
+ * was lost.
+ */
+export async function releaseQueue(db: Executor, claim: QueueClaim): Promise<boolean> {
   let revision = claim.revision;
   for (;;) {
     const waiting = earliestWaiting(claim.endpointId);

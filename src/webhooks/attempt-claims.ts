@@ -1,15 +1,17 @@
 // Claiming work for the worker. A claim takes, for one lane, up to N endpoint queues that are ready
-// (src/domain/delivery-queues.ts), and for each the first due attempts of its queue in event order (a
-// batch), all under one fresh token and a lease. Only the holder of a queue sends its attempts, one after
-// another, so first attempts to an endpoint leave in event order. A batch is read with what sending it
-// needs: each attempt's event, and the endpoint's address, signing key and state at the time of the claim.
-// When the batch ends, its unsent attempts go back and the queue is let go; a holder that died is taken
-// over once its lease runs out, and every later write of the old holder names its token and changes
-// nothing.
+// (src/domain/delivery-queues.ts) under one fresh token and a lease, and reads for each the first due
+// attempts of its queue in event order (a batch), with what sending them needs: each attempt's event, and
+// the endpoint's address, signing key and state as they are now. Only the holder of a queue sends its
+// attempts, one after another, so first attempts to an endpoint leave in event order. A holder that
+// empties its batch reads the next attempts after the last one it sent, without letting go; when it is
+// done, its outcomes and the release of the queue are written together (outcome-recorder.ts). A holder
+// that died is taken over once its lease runs out, and nothing it writes after that is recorded.
+import { sql } from 'kysely';
 import type { EndpointStatus } from '../db/schema.js';
+import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
-import { releaseUnsent, takeDueAttempts } from '../domain/delivery-attempts.js';
-import { claimReadyQueues, type Lane, type QueueClaim, releaseQueue } from '../domain/delivery-queues.js';
+import { WAITING } from '../domain/delivery-attempts.js';
+import { claimReadyQueues, type Lane, type QueueClaim } from '../domain/delivery-queues.js';
 import { newId } from '../domain/ids.js';
 
 export interface ClaimedAttempt {
@@ -19,7 +21,6 @@ export interface ClaimedAttempt {
   endpoint_id: string;
   attempt_number: number;
   auto_retry: 0 | 1;
-  claim_token: string;
   /** The event's type and its body, the same bytes for every attempt. */
   type: string;
   payload: string;
@@ -36,7 +37,7 @@ export interface ClaimedBatch {
   lane: Lane;
   /** When the claim was made; its lease runs `leaseMs` from here. */
   claimedAt: Date;
-  /** Null when the queue had nothing due after all (it became ready early) or the endpoint is gone. */
+  /** Null when the queue had nothing due after all (it was ready early) or the endpoint is gone. */
   endpoint: ClaimedEndpoint | null;
   attempts: ClaimedAttempt[];
 }
@@ -44,57 +45,67 @@ export interface ClaimedBatch {
 export interface ClaimLimits {
   /** Endpoints taken at most. */
   endpoints: number;
-  /** Attempts taken per endpoint. */
+  /** Attempts read per endpoint. */
   perEndpoint: number;
   leaseMs: number;
+}
+
+/** The first `count` due attempts of an endpoint's queue (after `afterSeq`), in event order. */
+function queueFront(endpointId: string, nowText: string, count: number, afterSeq: number) {
+  return sql`SELECT seq FROM (SELECT seq FROM webhook_attempts
+    WHERE endpoint_id = ${endpointId} AND ${WAITING} AND due_at <= ${nowText} AND seq > ${afterSeq}
+    ORDER BY seq LIMIT ${count}) front`;
+}
+
+interface BatchRow extends ClaimedAttempt, ClaimedEndpoint {}
+
+/** The attempts of the given queue fronts, with their events and endpoints, in event order. */
+async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afterSeq: number }[], count: number, now: Date): Promise<BatchRow[]> {
+  const nowText = timestamp(now);
+  return ctx.db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('events as ev', 'ev.id', 'a.event_id')
+    .innerJoin('webhook_endpoints as ep', 'ep.id', 'a.endpoint_id')
+    .select(['a.seq', 'a.id', 'a.event_id', 'a.endpoint_id', 'a.attempt_number', 'a.auto_retry', 'ev.type', 'ev.payload', 'ep.url', 'ep.signing_key', 'ep.status'])
+    .where(sql<boolean>`a.seq IN (${sql.join(
+      fronts.map((front) => queueFront(front.endpointId, nowText, count, front.afterSeq)),
+      sql` UNION ALL `,
+    )})`)
+    .orderBy('a.seq')
+    .execute();
+}
+
+function attemptOf(row: BatchRow): ClaimedAttempt {
+  const { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload } = row;
+  return { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload };
 }
 
 /** Claims up to `limits.endpoints` ready queues of the lane, each with its first due attempts. */
 export async function claimBatches(ctx: DomainContext, lane: Lane, limits: ClaimLimits): Promise<ClaimedBatch[]> {
   const now = ctx.clock.now();
-  const token = newId();
-  const claims = await ctx.db.transaction().execute(async (trx) => {
-    const taken = await claimReadyQueues(trx, lane, now, new Date(now.getTime() + limits.leaseMs), token, limits.endpoints);
-    await takeDueAttempts(trx, taken.map((claim) => claim.endpointId), now, limits.perEndpoint, token);
-    return taken;
-  });
+  const claims = await claimReadyQueues(ctx.db, lane, now, new Date(now.getTime() + limits.leaseMs), newId(), limits.endpoints);
   if (claims.length === 0) return [];
-  const rows = await ctx.db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('events as ev', 'ev.id', 'a.event_id')
-    .innerJoin('webhook_endpoints as ep', 'ep.id', 'a.endpoint_id')
-    .select(['a.seq', 'a.id', 'a.event_id', 'a.endpoint_id', 'a.attempt_number', 'a.auto_retry', 'ev.type', 'ev.payload', 'ep.url', 'ep.signing_key', 'ep.status'])
-    .where('a.endpoint_id', 'in', claims.map((claim) => claim.endpointId))
-    .where('a.status', '=', 'sending')
-    .where('a.claim_token', '=', token)
-    .orderBy('a.seq')
-    .execute();
-  const batches = new Map<string, ClaimedBatch>(
-    claims.map((claim) => [claim.endpointId, { claim, lane, claimedAt: now, endpoint: null, attempts: [] as ClaimedAttempt[] }]),
+  const rows = await readFronts(
+    ctx,
+    claims.map((claim) => ({ endpointId: claim.endpointId, afterSeq: 0 })),
+    limits.perEndpoint,
+    now,
   );
+  const batches = new Map<string, ClaimedBatch>(claims.map((claim) => [claim.endpointId, { claim, lane, claimedAt: now, endpoint: null, attempts: [] }]));
   for (const row of rows) {
     const batch = batches.get(row.endpoint_id)!;
     batch.endpoint ??= { url: row.url, signing_key: row.signing_key, status: row.status };
-    batch.attempts.push({
-      seq: row.seq,
-      id: row.id,
-      event_id: row.event_id,
-      endpoint_id: row.endpoint_id,
-      attempt_number: row.attempt_number,
-      auto_retry: row.auto_retry,
-      claim_token: token,
-      type: row.type,
-      payload: row.payload,
-    });
+    batch.attempts.push(attemptOf(row));
   }
   return [...batches.values()];
 }
 
 /**
- * Ends a batch: what it did not send goes back (missed if the endpoint was paused meanwhile), and the
- * queue is let go, ready again at its next waiting attempt. False when the claim had been lost.
+ * The holder's next attempts after `afterSeq`, with the endpoint as it is now (a rotated key or a pause
+ * takes effect from here); an empty list when nothing more is due.
  */
-export async function endBatch(ctx: DomainContext, claim: QueueClaim, unsent: boolean): Promise<boolean> {
-  if (unsent) await releaseUnsent(ctx.db, claim.endpointId, claim.token);
-  return releaseQueue(ctx.db, claim);
+export async function nextAttempts(ctx: DomainContext, claim: QueueClaim, afterSeq: number, count: number): Promise<{ endpoint: ClaimedEndpoint | null; attempts: ClaimedAttempt[] }> {
+  const rows = await readFronts(ctx, [{ endpointId: claim.endpointId, afterSeq }], count, ctx.clock.now());
+  const first = rows[0];
+  return { endpoint: first ? { url: first.url, signing_key: first.signing_key, status: first.status } : null, attempts: rows.map(attemptOf) };
 }

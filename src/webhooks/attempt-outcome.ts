@@ -42,6 +42,8 @@ export interface SentAttempt {
   outcome: DeliveryOutcome;
   /** Failed attempts in a row before this one, as the batch that sent it knows. */
   failuresBefore: number;
+  /** The claim on the endpoint's queue under which it was sent. */
+  token: string;
 }
 
 interface Throttle {
@@ -65,10 +67,11 @@ function shownError(outcome: DeliveryOutcome, throttle: Throttle | null, holdUnt
 }
 
 /**
- * Records the outcome inside a transaction of the caller's (which may record other outcomes too) and
+ * Records the outcome inside a transaction of the caller's (which records other outcomes too) and
  * answers the endpoint's failures in a row after it.
  */
-export async function recordOutcomeIn(trx: Executor, ctx: DomainContext, policy: RetryPolicy, attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
+export async function recordOutcome(trx: Executor, ctx: DomainContext, policy: RetryPolicy, attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
+  const { token } = sent;
   const { outcome } = sent;
   const now = ctx.clock.now();
   const record = {
@@ -83,7 +86,7 @@ export async function recordOutcomeIn(trx: Executor, ctx: DomainContext, policy:
   };
 
   if (outcome.delivered) {
-    if (!(await recordSent(trx, attempt, record))) throw new LostClaimError(attempt.id);
+    if (!(await recordSent(trx, attempt, token, record))) throw new LostClaimError(attempt.id);
     if (sent.failuresBefore > 0) {
       // The endpoint is healthy again: its breaker closes and its failure clock stops.
       await setBreaker(trx, attempt.endpoint_id, 0, null);
@@ -102,7 +105,7 @@ export async function recordOutcomeIn(trx: Executor, ctx: DomainContext, policy:
   const holdUntil = probeAt === null ? null : new Date(probeAt);
   record.nextAttemptAt = retryAt;
   record.error = shownError(outcome, throttle, holdUntil);
-  if (!(await recordSent(trx, attempt, record))) throw new LostClaimError(attempt.id);
+  if (!(await recordSent(trx, attempt, token, record))) throw new LostClaimError(attempt.id);
   if (!endpoint) return failures; // deleted meanwhile: its attempts went with it
 
   let paused = endpoint.status === 'paused';
@@ -128,8 +131,3 @@ export async function recordOutcomeIn(trx: Executor, ctx: DomainContext, policy:
   return failures;
 }
 
-/** The same in a transaction of its own. */
-export async function recordOutcome(ctx: DomainContext, policy: RetryPolicy, attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
-  // Not `transact`: a retry is due later, and the end of the batch wakes the worker anyway.
-  return ctx.db.transaction().execute((trx) => recordOutcomeIn(trx, ctx, policy, attempt, sent));
-}

@@ -1,12 +1,16 @@
 // The Deliveries list of an endpoint (decisions §6): every attempt, newest first, with its request,
 // answer, error, duration and when the next attempt is due; and sending any attempt again as a new one.
+// An attempt is shown as `sending` while it is due and a worker holds its endpoint's queue.
 import { type SqlBool, sql } from 'kysely';
 import type { AttemptStatus } from '../db/schema.js';
-import { type DomainContext, transact } from '../domain/context.js';
+import { timestamp } from '../domain/clock.js';
+import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import type { KeysetPosition } from '../domain/keyset-cursor.js';
 import { scheduleAttempts } from '../domain/delivery-attempts.js';
 import { requireEndpoint } from './endpoints.js';
+
+export type ShownStatus = AttemptStatus | 'sending';
 
 export interface AttemptView {
   id: string;
@@ -14,7 +18,7 @@ export interface AttemptView {
   event_id: string;
   event_type: string;
   attempt_number: number;
-  status: AttemptStatus;
+  status: ShownStatus;
   request_headers: Record<string, string> | null;
   request_body: string;
   response_status: number | null;
@@ -46,30 +50,50 @@ const ATTEMPT_COLUMNS = [
   'a.next_attempt_at',
 ] as const;
 
-type AttemptRow = Omit<AttemptView, 'request_headers'> & { request_headers: string | null };
+type AttemptRow = Omit<AttemptView, 'request_headers' | 'status'> & { request_headers: string | null; status: AttemptStatus };
 
-function view(row: AttemptRow): AttemptView {
-  return { ...row, request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>) };
+/** Whether a worker holds the endpoint's queue now, sending its due attempts. */
+async function heldSince(db: Executor, endpointId: string, now: string): Promise<boolean> {
+  const queue = await db.selectFrom('webhook_queues').select('claimed_until').where('endpoint_id', '=', endpointId).executeTakeFirst();
+  return queue?.claimed_until != null && queue.claimed_until >= now;
+}
+
+function view(row: AttemptRow, held: boolean, now: string): AttemptView {
+  const sending = held && row.status === 'scheduled' && row.due_at <= now;
+  return {
+    ...row,
+    status: sending ? 'sending' : row.status,
+    request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
+  };
 }
 
 export interface AttemptPageQuery {
   endpointId: string;
-  status: AttemptStatus | undefined;
+  status: ShownStatus | undefined;
   limit: number;
   after: KeysetPosition | null;
 }
 
 export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): Promise<{ items: AttemptView[]; next: KeysetPosition | null }> {
   await requireEndpoint(ctx.db, query.endpointId);
+  const now = timestamp(ctx.clock.now());
+  const held = await heldSince(ctx.db, query.endpointId, now);
   let select = ctx.db
     .selectFrom('webhook_attempts as a')
     .innerJoin('events as e', 'e.id', 'a.event_id')
     .select(ATTEMPT_COLUMNS)
     .where('a.endpoint_id', '=', query.endpointId);
-  if (query.status) select = select.where('a.status', '=', query.status);
+  if (query.status === 'sending') {
+    if (!held) return { items: [], next: null };
+    select = select.where('a.status', '=', 'scheduled').where('a.due_at', '<=', now);
+  } else if (query.status === 'scheduled' && held) {
+    select = select.where('a.status', '=', 'scheduled').where('a.due_at', '>', now);
+  } else if (query.status) {
+    select = select.where('a.status', '=', query.status);
+  }
   if (query.after) select = select.where(sql<SqlBool>`(a.created_at, a.id) < (${query.after.createdAt}, ${query.after.id})`);
   const rows = await select.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(query.limit + 1).execute();
-  const page = rows.slice(0, query.limit).map(view);
+  const page = rows.slice(0, query.limit).map((row) => view(row, held, now));
   const last = page[page.length - 1];
   return { items: page, next: rows.length > query.limit && last ? { createdAt: last.created_at, id: last.id } : null };
 }
@@ -82,7 +106,8 @@ export async function requireAttempt(ctx: DomainContext, id: string): Promise<At
     .where('a.id', '=', id)
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Delivery');
-  return view(row);
+  const now = timestamp(ctx.clock.now());
+  return view(row, await heldSince(ctx.db, row.endpoint_id, now), now);
 }
 
 /** Sends an attempt's event to its endpoint again, as a new attempt with a new delivery id. */

@@ -1,29 +1,32 @@
-// Group commit of delivery outcomes. Each endpoint's batch waits for an attempt's outcome to be recorded
-// before it sends the next (a 410 must stop the rest), but the batches of different endpoints need not
-// each pay for a commit: outcomes that arrive while one transaction is being written are recorded
-// together in the next. On the embedded store a commit costs more than the statements in it, so this is
-// what lets deliveries to many endpoints go out at the pace of the network rather than of the disk.
+// Group commit of delivery outcomes and of the releases of the queues whose batches ended. A batch does
+// not wait for a 2xx to be written before it sends its next attempt, only for anything else (which may
+// pause the endpoint or schedule a retry), and a batch's end (the release of its queue) is written after
+// its outcomes, in the same transaction or a later one. Outcomes from every batch that arrive while one
+// transaction is being written go into the next, and on the embedded store at most one is committed every
+// `commitEveryMs`: a commit costs far more than the rows in it (it writes whole pages), so deliveries to
+// many endpoints go out at the pace of the network, not of the disk.
 import type { DomainContext } from '../domain/context.js';
+import { lockQueues, type QueueClaim, releaseQueue } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
-import { LostClaimError, type RetryPolicy, type SentAttempt, recordOutcomeIn } from './attempt-outcome.js';
+import { LostClaimError, type RetryPolicy, recordOutcome, type SentAttempt } from './attempt-outcome.js';
 
-interface Pending {
-  attempt: ClaimedAttempt;
-  sent: SentAttempt;
-  resolve: (failures: number) => void;
-  reject: (error: unknown) => void;
-}
+type Job =
+  | { kind: 'outcome'; attempt: ClaimedAttempt; sent: SentAttempt; resolve: (failures: number) => void; reject: (error: unknown) => void }
+  | { kind: 'release'; claim: QueueClaim; resolve: (released: boolean) => void; reject: (error: unknown) => void };
 
-/** Outcomes written in one transaction at most; more wait for the next. */
-const GROUP_AT_MOST = 200;
+/** Jobs written in one transaction at most; more wait for the next. */
+const GROUP_AT_MOST = 500;
 
 export class OutcomeRecorder {
-  private readonly waiting: Pending[] = [];
+  private readonly waiting: Job[] = [];
   private writing = false;
+  private lastCommitStarted = 0;
 
   constructor(
     private readonly ctx: DomainContext,
     private readonly policy: RetryPolicy,
+    /** The least time between two commits' starts. */
+    private readonly commitEveryMs: number,
   ) {}
 
   /**
@@ -31,19 +34,28 @@ export class OutcomeRecorder {
    * LostClaimError when the claim lapsed meanwhile.
    */
   record(attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ attempt, sent, resolve, reject });
-      if (!this.writing) void this.writeAll();
-    });
+    return new Promise((resolve, reject) => this.add({ kind: 'outcome', attempt, sent, resolve, reject }));
+  }
+
+  /** Lets go of a queue after the outcomes recorded before; false when the claim had been lost. */
+  release(claim: QueueClaim): Promise<boolean> {
+    return new Promise((resolve, reject) => this.add({ kind: 'release', claim, resolve, reject }));
+  }
+
+  private add(job: Job): void {
+    this.waiting.push(job);
+    if (!this.writing) void this.writeAll();
   }
 
   private async writeAll(): Promise<void> {
     this.writing = true;
     try {
       while (this.waiting.length > 0) {
-        // A turn of the event loop first: the answers that arrived meanwhile join this group. (The writes
-        // themselves yield only to promise jobs, never to I/O, so without this no group would form.)
-        await new Promise((resolve) => setImmediate(resolve));
+        // A turn of the event loop at least, so that the answers that arrived meanwhile join this group.
+        // (The writes themselves yield only to promise jobs, never to I/O, so without it no group forms.)
+        const wait = this.lastCommitStarted + this.commitEveryMs - performance.now();
+        await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+        this.lastCommitStarted = performance.now();
         await this.writeGroup(this.waiting.splice(0, GROUP_AT_MOST));
       }
     } finally {
@@ -51,30 +63,38 @@ export class OutcomeRecorder {
     }
   }
 
-  private async writeGroup(group: Pending[]): Promise<void> {
-    const results = new Map<Pending, number | LostClaimError>();
+  private async writeGroup(group: Job[]): Promise<void> {
+    const results = new Map<Job, unknown>();
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
-        for (const pending of group) {
+        const endpointIds = group.map((job) => (job.kind === 'outcome' ? job.attempt.endpoint_id : job.claim.endpointId));
+        await lockQueues(trx, [...new Set(endpointIds)].sort());
+        for (const job of group) {
+          if (job.kind === 'release') {
+            results.set(job, await releaseQueue(trx, job.claim));
+            continue;
+          }
           try {
-            results.set(pending, await recordOutcomeIn(trx, this.ctx, this.policy, pending.attempt, pending.sent));
+            results.set(job, await recordOutcome(trx, this.ctx, this.policy, job.attempt, job.sent));
           } catch (error) {
             // A lapsed claim wrote nothing; the others' outcomes still stand.
             if (!(error instanceof LostClaimError)) throw error;
-            results.set(pending, error);
+            results.set(job, error);
           }
         }
       });
     } catch (error) {
-      for (const pending of group) pending.reject(error);
+      for (const job of group) job.reject(error);
       return;
     }
-    // A failure may have paused an endpoint and queued its e-mail: the mail sender is woken.
-    if (group.some((pending) => !pending.sent.outcome.delivered)) this.ctx.outbox.wake();
-    for (const pending of group) {
-      const result = results.get(pending)!;
-      if (result instanceof LostClaimError) pending.reject(result);
-      else pending.resolve(result);
+    // A released queue may be ready again, and a failure may have paused an endpoint and queued its
+    // e-mail: the worker and the upkeep look.
+    if (group.some((job) => job.kind === 'release' || !job.sent.outcome.delivered)) this.ctx.outbox.wake();
+    for (const job of group) {
+      const result = results.get(job);
+      if (result instanceof LostClaimError) job.reject(result);
+      else if (job.kind === 'release') job.resolve(result as boolean);
+      else job.resolve(result as number);
     }
   }
 }

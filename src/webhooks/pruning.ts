@@ -1,6 +1,6 @@
 // The Deliveries list keeps 30 days (decisions §6): older attempts go, then events no attempt refers to,
-// then old mail. Attempts still to be sent (scheduled, in flight, or missed while their endpoint is
-// paused) stay whatever their age: a resume with redelivery must find them.
+// then old mail. Attempts still to be sent (scheduled, which includes those being sent, or missed while
+// their endpoint is paused) stay whatever their age: a resume with redelivery must find them.
 import { sql } from 'kysely';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
@@ -9,7 +9,7 @@ export const RETENTION_MS = 30 * 86_400_000;
 
 export async function pruneOldDeliveries(ctx: DomainContext): Promise<void> {
   const cutoff = timestamp(new Date(ctx.clock.now().getTime() - RETENTION_MS));
-  await ctx.db.deleteFrom('webhook_attempts').where('created_at', '<', cutoff).where('status', 'not in', ['scheduled', 'sending', 'missed']).execute();
+  await ctx.db.deleteFrom('webhook_attempts').where('created_at', '<', cutoff).where('status', 'not in', ['scheduled', 'missed']).execute();
   await ctx.db
     .deleteFrom('events')
     .where('created_at', '<', cutoff)

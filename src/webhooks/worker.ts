@@ -13,7 +13,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { extendLease, type Lane, nextReady } from '../domain/delivery-queues.js';
-import { type ClaimedBatch, claimBatches, endBatch } from './attempt-claims.js';
+import { missPending } from '../domain/delivery-attempts.js';
+import { type ClaimedBatch, claimBatches, nextAttempts } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy } from './attempt-outcome.js';
 import { deliveryRequest } from './delivery-request.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
@@ -25,7 +26,7 @@ export interface LaneLimits {
   healthy: number;
   /** Probes to failing endpoints in flight at once. */
   failing: number;
-  /** Attempts in a healthy endpoint's batch. */
+  /** Attempts read at a time for a healthy endpoint. */
   batch: number;
   /** How long an attempt may wait for its answer before its batch stops counting as healthy. */
   slowAfterMs: number;
@@ -40,6 +41,8 @@ export function lanesFor(concurrency: number): Partial<LaneLimits> {
 
 export interface WorkerOptions {
   transport: Transport;
+  /** The least time between two commits of outcomes (group commit; see outcome-recorder.ts). */
+  commitEveryMs: number;
   policy: RetryPolicy;
   timeoutMs: number;
   log: FastifyBaseLogger;
@@ -49,6 +52,8 @@ export interface WorkerOptions {
 }
 
 const IDLE_AT_MOST_MS = 60_000;
+// A healthy endpoint with a long queue keeps its place for this many attempts, then lines up again.
+const CONTINUE_AT_MOST = 1000;
 // A queue that was ready but not taken (another worker held it for a moment): look again this soon.
 const RECHECK_MS = 10;
 // Time past the delivery time-out before a claim may be taken over: enough to record the outcome.
@@ -77,7 +82,7 @@ export class DeliveryWorker extends WakeableLoop {
   ) {
     super(options.log);
     this.lanes = { ...DEFAULT_LANES, ...options.lanes };
-    this.outcomes = new OutcomeRecorder(ctx, options.policy);
+    this.outcomes = new OutcomeRecorder(ctx, options.policy, options.commitEveryMs);
   }
 
   /** Batches in flight, by the count they hold a place in. */
@@ -161,46 +166,65 @@ export class DeliveryWorker extends WakeableLoop {
       });
   }
 
-  /** Sends one endpoint's batch in event order until its first failure, then lets the endpoint go. */
+  /**
+   * Sends one endpoint's attempts in event order until its first failure, reading more after the batch
+   * while the endpoint is healthy (up to `CONTINUE_AT_MOST`), then lets the queue go.
+   */
   private async send(running: RunningBatch): Promise<void> {
-    const { claim, endpoint, attempts, claimedAt } = running.batch;
+    const { claim, claimedAt, lane } = running.batch;
+    let { endpoint, attempts } = running.batch;
     // The lease is renewed whenever what is left could not cover one more attempt and the recording of
     // its outcome with half the margin to spare.
     const renewBelowMs = this.options.timeoutMs + (this.leaseMs - this.options.timeoutMs) / 2;
     let leaseEnds = claimedAt.getTime() + this.leaseMs;
     let failures = claim.failures;
+    let lastSeq = 0;
     let sent = 0;
-    // Outcomes still being recorded are attempts that went out: never given back, never sent again.
+    // Outcomes still being recorded are attempts that went out: the queue is let go only after them.
     const recording: Promise<unknown>[] = [];
     let recordFailure: unknown = null;
     const noteFailure = (error: unknown) => {
       recordFailure ??= error;
     };
-    // A paused endpoint's claimed attempts are all given back, as missed.
-    const sendable = endpoint?.status === 'active' ? attempts : [];
-    for (const attempt of sendable) {
-      if (!this.isRunning || recordFailure !== null) break;
-      const now = this.ctx.clock.now();
-      if (leaseEnds - now.getTime() < renewBelowMs) {
-        if (!(await extendLease(this.ctx.db, claim, new Date(now.getTime() + this.leaseMs)))) throw new LostClaimError(attempt.id);
-        leaseEnds = now.getTime() + this.leaseMs;
+    let stopped = false;
+    while (!stopped && attempts.length > 0) {
+      // Paused meanwhile (by another process, or before its last events were written): what waits is missed.
+      if (endpoint?.status !== 'active') {
+        await missPending(this.ctx.db, claim.endpointId);
+        break;
       }
-      const request = deliveryRequest(endpoint!, attempt);
-      running.sendingSince = now.getTime();
-      const outcome = await this.options.transport.send(request);
-      running.sendingSince = null;
-      sent++;
-      const recorded = this.outcomes.record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures });
-      if (outcome.delivered) {
-        failures = 0;
-        recording.push(recorded.catch(noteFailure));
-        continue;
+      for (const attempt of attempts) {
+        if (!this.isRunning || recordFailure !== null) {
+          stopped = true;
+          break;
+        }
+        const now = this.ctx.clock.now();
+        if (leaseEnds - now.getTime() < renewBelowMs) {
+          if (!(await extendLease(this.ctx.db, claim, new Date(now.getTime() + this.leaseMs)))) throw new LostClaimError(attempt.id);
+          leaseEnds = now.getTime() + this.leaseMs;
+        }
+        const request = deliveryRequest(endpoint, attempt);
+        running.sendingSince = now.getTime();
+        const outcome = await this.options.transport.send(request);
+        running.sendingSince = null;
+        lastSeq = attempt.seq;
+        sent++;
+        const recorded = this.outcomes.record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, token: claim.token });
+        if (outcome.delivered) {
+          failures = 0;
+          recording.push(recorded.catch(noteFailure));
+          continue;
+        }
+        // The first failure ends the batch: the retry schedule and the breaker decide what follows.
+        await recorded.catch(noteFailure);
+        stopped = true;
+        break;
       }
-      await recorded.catch(noteFailure);
-      break;
+      if (stopped || lane === 'failing' || sent >= CONTINUE_AT_MOST) break;
+      ({ endpoint, attempts } = await nextAttempts(this.ctx, claim, lastSeq, this.lanes.batch));
     }
     await Promise.all(recording);
     if (recordFailure !== null) throw recordFailure;
-    await endBatch(this.ctx, claim, sent < attempts.length);
+    await this.outcomes.release(claim);
   }
 }

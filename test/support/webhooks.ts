@@ -87,14 +87,14 @@ export function useWebhookFixtures(t: TestService, baseEnv: Record<string, strin
   };
 }
 
-/** Waits (a while at most) until the service has no attempt scheduled or in flight. */
+/** Waits (a while at most) until the service has no attempt scheduled (which includes those in flight). */
 export async function settle(s: TestService, timeoutMs = 8000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const busy = await s.service.ctx.db
       .selectFrom('webhook_attempts')
       .select('id')
-      .where('status', 'in', ['scheduled', 'sending'])
+      .where('status', '=', 'scheduled')
       .limit(1)
       .execute();
     if (busy.length === 0) return;

@@ -1,69 +1,75 @@
-// Claims of delivery attempts (decisions §8; docs/decisions.md "The worker"): an endpoint whose queue is
-// held is not claimed again, the number of endpoints per claim is capped, and an outcome from a claim
-// whose lease lapsed and was taken over is not recorded, so a retry chain never doubles.
+// Claims of endpoint queues (decisions §8; docs/decisions.md "The worker"): a held queue is not claimed
+// again until its lease runs out, the number of endpoints per claim is capped, an outcome written under
+// a claim that lapsed and was taken over is not recorded (so a retry chain never doubles), and work
+// announced while a queue is held is never lost when it is let go.
 import { describe, expect, it } from 'vitest';
-import { type ClaimLimits, claimBatches, endBatch } from '../../src/webhooks/attempt-claims.js';
-import { LostClaimError, recordOutcome } from '../../src/webhooks/attempt-outcome.js';
+import { claimBatches, type ClaimedBatch, type ClaimLimits } from '../../src/webhooks/attempt-claims.js';
+import { LostClaimError, type SentAttempt } from '../../src/webhooks/attempt-outcome.js';
 import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
 import { pauseEndpoint } from '../../src/webhooks/pausing.js';
 import { retryAfterMs } from '../../src/webhooks/retry-schedule.js';
+import type { DeliveryOutcome } from '../../src/webhooks/sender.js';
 import { soloTeam, useTestService } from '../support/service.js';
 
 // No worker: the test makes the claims itself.
 const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 const policy = { retryDelaysMs: [1000, 1000], pauseAfterMs: 86_400_000 };
-const failed = { delivered: false, status: 500, body: '', error: 'answered 500', durationMs: 5 };
-const delivered = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
+const failed: DeliveryOutcome = { delivered: false, status: 500, body: '', error: 'answered 500', durationMs: 5 };
+const delivered: DeliveryOutcome = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
+const limits: ClaimLimits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
 
 async function endpointWithPing() {
   const { team } = await soloTeam(t);
-  return t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
+  const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
+  return { team, endpoint };
 }
 
-/** Each claimed endpoint's attempts, as the healthy lane claims them. */
-async function claimDueAttempts(limits: ClaimLimits) {
-  return (await claimBatches(t.service.ctx, 'healthy', limits)).map((batch) => batch.attempts).filter((attempts) => attempts.length > 0);
+/** The endpoint's batch in a healthy-lane claim, if the claim took it. */
+async function claimOf(endpointId: string, given: ClaimLimits = limits): Promise<ClaimedBatch | undefined> {
+  return (await claimBatches(t.service.ctx, 'healthy', given)).find((batch) => batch.claim.endpointId === endpointId);
 }
+
+const recorder = () => new OutcomeRecorder(t.service.ctx, policy, 0);
+const sentUnder = (batch: ClaimedBatch, outcome: DeliveryOutcome): SentAttempt => ({ at: t.clock.now(), headers: '{}', outcome, failuresBefore: 0, token: batch.claim.token });
 
 async function attemptsOf(endpointId: string) {
   return t.service.ctx.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('seq').execute();
 }
 
+const queueOf = (endpointId: string) => t.service.ctx.db.selectFrom('webhook_queues').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
+
 describe('claims', () => {
-  it('an endpoint whose queue is held is not claimed again until its lease runs out', async () => {
-    const endpoint = await endpointWithPing();
-    const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-    const first = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
-    expect(first).toHaveLength(1);
-    const again = await claimDueAttempts(limits);
-    expect(again.some((batch) => batch[0]!.endpoint_id === endpoint.id)).toBe(false);
+  it('a held queue is not claimed again until its lease runs out; then another claim takes it over with the same attempts', async () => {
+    const { endpoint } = await endpointWithPing();
+    const first = await claimOf(endpoint.id);
+    expect(first!.attempts).toHaveLength(1);
+    expect(await claimOf(endpoint.id)).toBeUndefined();
     t.clock.advance(2000);
-    const takenOver = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id);
-    expect(takenOver![0]!.id).toBe(first![0]!.id);
-    expect(takenOver![0]!.claim_token).not.toBe(first![0]!.claim_token);
+    const takenOver = await claimOf(endpoint.id);
+    expect(takenOver!.attempts.map((a) => a.id)).toEqual(first!.attempts.map((a) => a.id));
+    expect(takenOver!.claim.token).not.toBe(first!.claim.token);
   });
 
   it('a claim takes at most the given number of endpoints', async () => {
     await endpointWithPing();
     await endpointWithPing();
     t.clock.advance(5000);
-    const batches = await claimDueAttempts({ endpoints: 1, perEndpoint: 5, leaseMs: 60_000 });
+    const batches = await claimBatches(t.service.ctx, 'healthy', { ...limits, endpoints: 1 });
     expect(batches).toHaveLength(1);
   });
 
   it('the outcome of a lapsed claim is refused; the claim that took over records it and schedules one retry', async () => {
-    const endpoint = await endpointWithPing();
+    const { endpoint } = await endpointWithPing();
     t.clock.advance(60_000); // past every lease taken by the tests before
-    const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-    const lapsed = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
+    const lapsed = (await claimOf(endpoint.id))!;
     t.clock.advance(2000);
-    const current = (await claimDueAttempts(limits)).find((batch) => batch[0]!.endpoint_id === endpoint.id)![0]!;
+    const current = (await claimOf(endpoint.id))!;
 
-    const sent = { at: t.clock.now(), headers: '{}', outcome: failed, failuresBefore: 0 };
-    await expect(recordOutcome(t.service.ctx, policy, lapsed, sent)).rejects.toBeInstanceOf(LostClaimError);
+    const outcomes = recorder();
+    await expect(outcomes.record(lapsed.attempts[0]!, sentUnder(lapsed, failed))).rejects.toBeInstanceOf(LostClaimError);
     expect(await attemptsOf(endpoint.id)).toHaveLength(1);
 
-    await recordOutcome(t.service.ctx, policy, current, sent);
+    await outcomes.record(current.attempts[0]!, sentUnder(current, failed));
     const attempts = await attemptsOf(endpoint.id);
     expect(attempts.map((attempt) => [attempt.attempt_number, attempt.status])).toEqual([
       [1, 'failed'],
@@ -72,65 +78,65 @@ describe('claims', () => {
   });
 
   it('outcomes recorded together in one commit stand on their own: a lapsed claim among them is refused alone', async () => {
-    const lapsedEndpoint = await endpointWithPing();
-    const otherEndpoint = await endpointWithPing();
+    const lapsedEndpoint = (await endpointWithPing()).endpoint;
+    const otherEndpoint = (await endpointWithPing()).endpoint;
     t.clock.advance(60_000);
-    const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-    const firstClaims = await claimDueAttempts(limits);
-    const lapsed = firstClaims.find((batch) => batch[0]!.endpoint_id === lapsedEndpoint.id)![0]!;
+    const lapsed = (await claimOf(lapsedEndpoint.id))!;
     t.clock.advance(2000);
-    const takenOver = await claimDueAttempts(limits);
-    const other = takenOver.find((batch) => batch[0]!.endpoint_id === otherEndpoint.id)![0]!;
+    const takenOver = await claimBatches(t.service.ctx, 'healthy', limits);
+    const other = takenOver.find((batch) => batch.claim.endpointId === otherEndpoint.id)!;
 
-    const recorder = new OutcomeRecorder(t.service.ctx, policy);
-    const sent = { at: t.clock.now(), headers: '{}', outcome: delivered, failuresBefore: 0 };
-    const [lapsedResult, otherResult] = await Promise.allSettled([recorder.record(lapsed, sent), recorder.record(other, sent)]);
+    const outcomes = recorder();
+    const [lapsedResult, otherResult] = await Promise.allSettled([
+      outcomes.record(lapsed.attempts[0]!, sentUnder(lapsed, delivered)),
+      outcomes.record(other.attempts[0]!, sentUnder(other, delivered)),
+    ]);
     expect(lapsedResult.status === 'rejected' && lapsedResult.reason).toBeInstanceOf(LostClaimError);
     expect(otherResult.status).toBe('fulfilled');
     expect((await attemptsOf(otherEndpoint.id)).map((attempt) => attempt.status)).toEqual(['delivered']);
-    expect((await attemptsOf(lapsedEndpoint.id)).map((attempt) => attempt.status)).toEqual(['sending']);
+    expect((await attemptsOf(lapsedEndpoint.id)).map((attempt) => attempt.status)).toEqual(['scheduled']);
   });
 });
 
 describe('endpoint queues (docs/decisions.md "The worker")', () => {
-  const queueOf = (endpointId: string) => t.service.ctx.db.selectFrom('webhook_queues').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
-  const limits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
-
   it('work announced while a batch runs is not lost: the batch lets go of the queue ready at that work', async () => {
-    const { team } = await soloTeam(t);
-    const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
+    const { team, endpoint } = await endpointWithPing();
     t.clock.advance(60_000);
-    const [batch] = (await claimBatches(t.service.ctx, 'healthy', limits)).filter((b) => b.claim.endpointId === endpoint.id);
-    expect(batch!.attempts.map((a) => a.type)).toEqual(['ping']);
+    const batch = (await claimOf(endpoint.id))!;
+    expect(batch.attempts.map((a) => a.type)).toEqual(['ping']);
     // While the ping is out, an event adds an attempt: the held queue keeps its lease as ready time.
     await t.admin('POST', '/guides', { team_id: team.id, title: 'Meanwhile' });
-    expect((await queueOf(endpoint.id)).ready_at).toBe((await queueOf(endpoint.id)).claimed_until);
-    await recordOutcome(t.service.ctx, policy, batch!.attempts[0]!, { at: t.clock.now(), headers: '{}', outcome: delivered, failuresBefore: 0 });
+    const held = await queueOf(endpoint.id);
+    expect(held.ready_at).toBe(held.claimed_until);
+    expect(held.revision).toBeGreaterThan(batch.claim.revision);
     // The batch knew the queue's revision from before the event; its release looks again.
-    expect(await endBatch(t.service.ctx, batch!.claim, false)).toBe(true);
+    const outcomes = recorder();
+    await outcomes.record(batch.attempts[0]!, sentUnder(batch, delivered));
+    expect(await outcomes.release(batch.claim)).toBe(true);
     const queue = await queueOf(endpoint.id);
     expect(queue.claim_token).toBeNull();
     const [created] = (await attemptsOf(endpoint.id)).filter((a) => a.status === 'scheduled');
     expect(queue.ready_at).toBe(created!.due_at);
-    const [next] = (await claimBatches(t.service.ctx, 'healthy', limits)).filter((b) => b.claim.endpointId === endpoint.id);
+    const next = await claimOf(endpoint.id);
     expect(next!.attempts.map((a) => a.id)).toEqual([created!.id]);
   });
 
   it('a queue whose holder died is taken over after the lease; the old holder then changes nothing', async () => {
-    const endpoint = await endpointWithPing();
+    const { endpoint } = await endpointWithPing();
     t.clock.advance(60_000);
-    const [dead] = (await claimBatches(t.service.ctx, 'healthy', limits)).filter((b) => b.claim.endpointId === endpoint.id);
+    const dead = (await claimOf(endpoint.id))!;
     t.clock.advance(2000);
-    const [current] = (await claimBatches(t.service.ctx, 'healthy', limits)).filter((b) => b.claim.endpointId === endpoint.id);
-    expect(current!.attempts.map((a) => a.id)).toEqual(dead!.attempts.map((a) => a.id));
-    expect(await endBatch(t.service.ctx, dead!.claim, true)).toBe(false);
-    const queue = await queueOf(endpoint.id);
-    expect(queue.claim_token).toBe(current!.claim.token);
-    expect((await attemptsOf(endpoint.id)).map((a) => [a.status, a.claim_token])).toEqual([['sending', current!.claim.token]]);
+    const current = (await claimOf(endpoint.id))!;
+    expect(current.attempts.map((a) => a.id)).toEqual(dead.attempts.map((a) => a.id));
+    const outcomes = recorder();
+    await expect(outcomes.record(dead.attempts[0]!, sentUnder(dead, delivered))).rejects.toBeInstanceOf(LostClaimError);
+    expect(await outcomes.release(dead.claim)).toBe(false);
+    expect((await queueOf(endpoint.id)).claim_token).toBe(current.claim.token);
+    expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['scheduled']);
   });
 
   it('a paused endpoint is not ready, whatever waits; resuming with redelivery makes it ready at once', async () => {
-    const endpoint = await endpointWithPing();
+    const { endpoint } = await endpointWithPing();
     await t.service.ctx.db.transaction().execute((trx) => pauseEndpoint(trx, endpoint.id, 'gone', t.clock.now(), policy.pauseAfterMs));
     expect((await queueOf(endpoint.id)).ready_at).toBeNull();
     expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['missed']);
