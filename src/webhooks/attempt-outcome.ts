@@ -6,7 +6,7 @@
 // All of it commits in one transaction, and only if the attempt is still held by the claim that sent it.
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
-import { recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
+import { recordDelivered, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
 import { setBreaker } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { pauseEndpoint } from './pausing.js';
@@ -67,34 +67,49 @@ function shownError(outcome: DeliveryOutcome, throttle: Throttle | null, holdUnt
 }
 
 /**
- * Records the outcome inside a transaction of the caller's (which records other outcomes too) and
- * answers the endpoint's failures in a row after it.
+ * Records delivered attempts inside a transaction of the caller's (which records other outcomes too),
+ * all in one statement; answers for each the endpoint's failures in a row after it (0), or the
+ * LostClaimError of one whose claim lapsed.
  */
-export async function recordOutcome(trx: Executor, ctx: DomainContext, policy: RetryPolicy, attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
-  const { token } = sent;
-  const { outcome } = sent;
-  const now = ctx.clock.now();
-  const record = {
-    delivered: outcome.delivered,
-    sentAt: sent.at,
-    durationMs: outcome.durationMs,
-    requestHeaders: sent.headers,
-    responseStatus: outcome.status,
-    responseBody: outcome.body,
-    error: outcome.error,
-    nextAttemptAt: null as Date | null,
-  };
-
-  if (outcome.delivered) {
-    if (!(await recordSent(trx, attempt, token, record))) throw new LostClaimError(attempt.id);
-    if (sent.failuresBefore > 0) {
+export async function recordDeliveries(
+  trx: Executor,
+  sent: readonly { attempt: ClaimedAttempt; sent: SentAttempt }[],
+): Promise<(number | LostClaimError)[]> {
+  const recorded = await recordDelivered(
+    trx,
+    sent.map(({ attempt, sent: { at, headers, outcome, token } }) => ({
+      seq: attempt.seq,
+      token,
+      sentAt: at,
+      durationMs: outcome.durationMs,
+      requestHeaders: headers,
+      responseStatus: outcome.status!,
+      responseBody: outcome.body,
+    })),
+  );
+  const results: (number | LostClaimError)[] = [];
+  for (const { attempt, sent: delivery } of sent) {
+    if (!recorded.has(attempt.seq)) {
+      results.push(new LostClaimError(attempt.id));
+      continue;
+    }
+    if (delivery.failuresBefore > 0) {
       // The endpoint is healthy again: its breaker closes and its failure clock stops.
       await setBreaker(trx, attempt.endpoint_id, 0, null);
       await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', attempt.endpoint_id).execute();
     }
-    return 0;
+    results.push(0);
   }
+  return results;
+}
 
+/**
+ * Records a failed attempt inside a transaction of the caller's and answers the endpoint's failures in
+ * a row after it; LostClaimError when its claim lapsed.
+ */
+export async function recordFailure(trx: Executor, ctx: DomainContext, policy: RetryPolicy, attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
+  const { outcome, token } = sent;
+  const now = ctx.clock.now();
   const endpoint = await trx.selectFrom('webhook_endpoints').select(['status', 'failing_since']).where('id', '=', attempt.endpoint_id).executeTakeFirst();
   const throttle = throttleOf(policy, outcome, now);
   const delay = attempt.auto_retry ? retryDelayMs(policy.retryDelaysMs, attempt.attempt_number, policy.random) : null;
@@ -103,8 +118,16 @@ export async function recordOutcome(trx: Executor, ctx: DomainContext, policy: R
   let probeAt = failures >= BREAKER_OPENS_AFTER ? now.getTime() + probeGapMs(policy) : null;
   if (throttle !== null) probeAt = Math.max(probeAt ?? 0, now.getTime() + throttle.holdMs);
   const holdUntil = probeAt === null ? null : new Date(probeAt);
-  record.nextAttemptAt = retryAt;
-  record.error = shownError(outcome, throttle, holdUntil);
+  const record = {
+    delivered: false,
+    sentAt: sent.at,
+    durationMs: outcome.durationMs,
+    requestHeaders: sent.headers,
+    responseStatus: outcome.status,
+    responseBody: outcome.body,
+    error: shownError(outcome, throttle, holdUntil),
+    nextAttemptAt: retryAt,
+  };
   if (!(await recordSent(trx, attempt, token, record))) throw new LostClaimError(attempt.id);
   if (!endpoint) return failures; // deleted meanwhile: its attempts went with it
 
@@ -130,4 +153,3 @@ export async function recordOutcome(trx: Executor, ctx: DomainContext, policy: R
   }
   return failures;
 }
-
