@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Mode } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {
@@ -22,6 +22,9 @@ export interface BenchOptions {
   webhookEndpoints: number;
   latencyEventsPerSecond: number;
   latencySeconds: number;
+  noisy: { hanging: number; failing: number; backlog: number; healthy: number; eventsPerSecond: number; seconds: number };
+  /** Stores the webhook benchmarks run on. */
+  webhookStores: ('sqlite' | 'postgres')[];
   /** Write BENCHMARKS.md from this run (off for trial runs with --only). */
   writeReport: boolean;
 }
@@ -30,11 +33,13 @@ export const USAGE = `npm run bench -- [options]
   --quick            10,000 guides, short runs, 1,000 webhook events (under 3 minutes)
   --reuse            keep loaded stores in the temp directory and use them again
   --only LIST        comma-separated: ${SCENARIO_GROUPS.join(', ')}
-  --no-webhooks      skip the webhook benchmark
+  --no-webhooks      skip the webhook benchmarks (webhooks and noisy)
+  --sqlite-only      run the webhook benchmarks on SQLite only, not also on PostgreSQL
   --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)
   --seconds N        measured seconds per run (default 2 quick, 10 full)
   --warmup N         warm-up seconds per run (default 1 quick, 3 full)
-  --events N         webhook events (default 1000 quick, 10000 full)`;
+  --events N         webhook events (default 1000 quick, 10000 full)
+  --bad N            noisy: endpoints that hang, and as many that fail (default 200 quick, 1000 full)`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -55,6 +60,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       seconds: { type: 'string' },
       warmup: { type: 'string' },
       events: { type: 'string' },
+      bad: { type: 'string' },
+      'sqlite-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -71,7 +78,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     }
     groups = new Set(named as ScenarioGroup[]);
   }
-  if (values['no-webhooks']) groups.delete('webhooks');
+  if (values['no-webhooks']) {
+    groups.delete('webhooks');
+    groups.delete('noisy');
+  }
   const guides = values.guides
     ? values.guides.split(',').map((part) => positive('guides', part.trim(), 0))
     : quick
@@ -91,7 +101,16 @@ export function parseOptions(argv: string[]): BenchOptions {
     webhookEndpoints: 10,
     latencyEventsPerSecond: quick ? 50 : 100,
     latencySeconds: quick ? 4 : 10,
+    noisy: {
+      hanging: positive('bad', values.bad, quick ? 200 : 1000),
+      failing: positive('bad', values.bad, quick ? 200 : 1000),
+      backlog: 3,
+      healthy: 10,
+      eventsPerSecond: 100,
+      seconds: quick ? 10 : 30,
+    },
+    webhookStores: values['sqlite-only'] ? ['sqlite'] : ['sqlite', 'postgres'],
     // A partial run must not overwrite the published table.
-    writeReport: values.only === undefined && !values['no-webhooks'] && values.guides === undefined,
+    writeReport: values.only === undefined && !values['no-webhooks'] && !values['sqlite-only'] && values.guides === undefined,
   };
 }

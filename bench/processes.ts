@@ -1,7 +1,7 @@
 // Child processes of the benchmark: each one is spawned through here so that a crash, an error or ctrl-c
 // never leaves a service, a ceiling or a receiver running after the benchmark ends.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface Child {
@@ -132,5 +132,78 @@ export function sampleRss(pid: number, everyMs = 100): { stop(): number } {
       const now = memoryOf(pid)?.rssMb;
       return Math.max(peak, now ?? 0);
     },
+  };
+}
+
+/** Open sockets of a process, from its file descriptors in /proc (Linux); null when it cannot be read. */
+export function socketsOf(pid: number): number | null {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false; // closed meanwhile
+      }
+    }).length;
+  } catch {
+    return null;
+  }
+}
+
+/** The whole machine's CPU time so far, from /proc/stat (Linux): busy and total jiffies over all cores. */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle and iowait
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/** Measures how busy the machine's cores are from now until `stop()`: 1 is every core busy all the time. */
+export function machineBusy(): { stop(): number } {
+  const start = machineTicks();
+  return {
+    stop: () => {
+      const end = machineTicks();
+      if (!start || !end || end.total === start.total) return NaN;
+      return (end.busy - start.busy) / (end.total - start.total);
+    },
+  };
+}
+
+/** CPU seconds (user and system) a process has used so far, from /proc (Linux); 0 when it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // The fields after the command name, which is in parentheses and may itself hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime, in clock ticks of 1/100 s
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes whose command name is `name` (PostgreSQL's server processes are all `postgres`). */
+export function pidsNamed(name: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** CPU seconds that each named group of processes uses from now until `stop()`. */
+export function cpuUse(groups: Record<string, () => number[]>): { stop(): Record<string, number> } {
+  const total = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const start = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, total(pids())]));
+  return {
+    stop: () => Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, Math.round((total(pids()) - start[name]!) * 100) / 100])),
   };
 }

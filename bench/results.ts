@@ -54,23 +54,39 @@ export interface LatencySummary {
   maxMs: number;
 }
 
-export interface WebhookResult {
+/** ROLE=worker processes draining a backlog written before they started. */
+export interface WebhookDrain {
+  workers: number;
+  delivered: number;
+  /** Deliveries per second from the first arrival to the last. */
+  deliveriesPerSecond: number;
+  /** Seconds from the workers' start to the last arrival. */
+  totalSeconds: number;
+  /** Seconds spent making the events through the management API. */
+  writeSeconds: number;
+  timedOut: boolean;
+  /** The workers' largest sampled resident set, MiB. */
+  peakRssMb: number;
+  /** How busy the machine's cores were while deliveries flowed (1: all of them, all the time). */
+  cpuBusy: number;
+  /** CPU seconds used meanwhile by the workers, the receiver and (on PostgreSQL) the database server. */
+  cpuSeconds: Record<string, number>;
+  /** Seconds from the first arrival to the last, over which the CPU was measured. */
+  measuredSeconds: number;
+}
+
+export interface WebhookStoreResult {
+  store: 'sqlite' | 'postgres';
   endpoints: number;
   events: number;
   expectedDeliveries: number;
-  throughput: {
-    delivered: number;
-    /** Deliveries per second from the first arrival to the last. */
-    deliveriesPerSecond: number;
-    /** Seconds from the first write to the last arrival. */
-    totalSeconds: number;
-    /** Seconds spent making the events through the management API. */
-    writeSeconds: number;
-    timedOut: boolean;
-  };
+  /** One worker; on PostgreSQL also two, on a second database with the same events. */
+  drains: WebhookDrain[];
   latency: {
     eventsPerSecond: number;
     events: number;
+    /** Which processes delivered. */
+    processes: string;
     delivered: number;
     /** Arrival minus the event's created_at, stamped inside the committing transaction (ms precision). */
     fromCreatedAt: LatencySummary;
@@ -84,9 +100,36 @@ export interface WebhookResult {
     deliveriesPerSecond: number;
     totalSeconds: number;
   };
-  /** The service's largest sampled resident set during the webhook run, and VmHWM at its end, MiB. */
+  /** The service's largest sampled resident set during the webhook runs, and VmHWM at the end of the latency run, MiB. */
   peakRssMb: number;
   hwmMb: number;
+}
+
+/** The bad day: hanging and failing endpoints beside healthy ones. */
+export interface NoisyResult {
+  store: 'sqlite' | 'postgres';
+  processes: string;
+  hanging: number;
+  failing: number;
+  /** Events waiting for each bad endpoint at the start. */
+  backlog: number;
+  healthy: number;
+  eventsPerSecond: number;
+  seconds: number;
+  /** Healthy deliveries: arrival minus the event's created_at. */
+  healthyLatency: LatencySummary;
+  healthyExpected: number;
+  /** Distinct (endpoint, event) pairs that arrived. */
+  healthyDelivered: number;
+  /** Healthy deliveries that arrived more than once. */
+  duplicates: number;
+  timedOut: boolean;
+  /** Every request the receiver got (answered, failed, left hanging), per second of the run. */
+  requestsPerSecond: number;
+  requests: { answered: number; failed: number; hanging: number };
+  /** Largest resident set and most open sockets of a delivering process, sampled every 100 ms. */
+  peakRssMb: number;
+  peakSockets: number;
 }
 
 export interface Machine {
@@ -119,7 +162,8 @@ export interface BenchResults {
   reads: ReadScenarioResult[];
   processPeaks: ProcessPeak[];
   searchPlans: SearchPlan[];
-  webhooks: WebhookResult | null;
+  webhooks: WebhookStoreResult[];
+  noisy: NoisyResult[];
   /** What did not run or ran wrong, in words. */
   problems: string[];
 }

@@ -9,7 +9,17 @@ import { partialResultsDir, repoRoot, resultsDir } from './paths.js';
 import { runReadPass } from './reads/read-bench.js';
 import type { BenchResults } from './results.js';
 import { type LoadedStore, prepareStore, shapeFor } from './store.js';
-import { runWebhookBench } from './webhooks/webhook-bench.js';
+import { startBenchServers, type BenchServers } from './test-servers.js';
+import { runNoisyBench } from './webhooks/noisy-bench.js';
+import { runWebhookBench, type WebhookStore } from './webhooks/webhook-bench.js';
+import type { BenchOptions } from './options.js';
+
+const webhookOptions = (options: BenchOptions) => ({
+  events: options.webhookEvents,
+  endpoints: options.webhookEndpoints,
+  latencyEventsPerSecond: options.latencyEventsPerSecond,
+  latencySeconds: options.latencySeconds,
+});
 import { ensureWrk } from './wrk.js';
 import { writeBenchmarks } from './report/generate.js';
 
@@ -58,12 +68,13 @@ async function main(): Promise<void> {
     reads: [],
     processPeaks: [],
     searchPlans: [],
-    webhooks: null,
+    webhooks: [],
+    noisy: [],
     problems: [],
   };
   log(`${options.mode} run on ${results.machine.cpus} × ${results.machine.cpuModel}, Node.js ${results.machine.node}, ${wrk}`);
 
-  const readGroups = [...options.groups].filter((group) => group !== 'webhooks');
+  const readGroups = [...options.groups].filter((group) => group !== 'webhooks' && group !== 'noisy');
   if (readGroups.length > 0) {
     for (const [index, guides] of options.guides.entries()) {
       let store: LoadedStore | null = null;
@@ -88,17 +99,34 @@ async function main(): Promise<void> {
     }
   }
 
-  if (options.groups.has('webhooks')) {
-    log('webhooks');
+  const webhookGroups = (['webhooks', 'noisy'] as const).filter((group) => options.groups.has(group));
+  if (webhookGroups.length > 0) {
+    let servers: BenchServers | null = null;
     try {
-      results.webhooks = await runWebhookBench(
-        { events: options.webhookEvents, endpoints: options.webhookEndpoints, latencyEventsPerSecond: options.latencyEventsPerSecond, latencySeconds: options.latencySeconds },
-        log,
-      );
+      for (const kind of options.webhookStores) {
+        let store: WebhookStore = { kind: 'sqlite' };
+        if (kind === 'postgres') {
+          servers ??= startBenchServers();
+          store = { kind, servers };
+        }
+        for (const group of webhookGroups) {
+          log(`${group} on ${kind}`);
+          try {
+            if (group === 'webhooks') results.webhooks.push(await runWebhookBench(webhookOptions(options), store, log));
+            else results.noisy.push(await runNoisyBench(options.noisy, store, log));
+          } catch (error) {
+            const message = `${group} on ${kind} failed: ${error instanceof Error ? error.message : String(error)}`;
+            log(message);
+            results.problems.push(message);
+          }
+        }
+      }
     } catch (error) {
-      const message = `webhooks failed: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `PostgreSQL for the webhook benchmarks could not start: ${error instanceof Error ? error.message : String(error)}`;
       log(message);
       results.problems.push(message);
+    } finally {
+      servers?.stop();
     }
   }
 

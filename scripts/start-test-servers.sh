@@ -2,6 +2,7 @@
 # Starts a throwaway PostgreSQL and Redis on loopback for the test suite and prints the variables that
 # point the suite at them. Run as root (CI) or as a user who may run postgres; installs nothing.
 #   eval "$(scripts/start-test-servers.sh)"; npm test
+# TEST_PG_DURABLE=1 keeps PostgreSQL's durable defaults (fsync, synchronous commit), as the benchmark does.
 set -euo pipefail
 # Ports the system hands out as free, unless given.
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
@@ -16,9 +17,11 @@ as_postgres() {
 }
 [ "$(id -u)" = 0 ] && chown postgres "$base"
 as_postgres "$pg_bin/initdb" -D "$base/pg" -A trust -U postgres --no-locale -E UTF8 > "$base/initdb.log"
-# Durability is not needed for a throwaway test server; speed is.
+# Durability is not needed for a throwaway test server; speed is. A benchmark measures it as deployed.
+durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+[ "${TEST_PG_DURABLE:-}" = 1 ] && durability=""
 as_postgres "$pg_bin/pg_ctl" -D "$base/pg" -l "$base/pg.log" -w start \
-  -o "-p $pg_port -k $base -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" > /dev/null
+  -o "-p $pg_port -k $base -c listen_addresses=127.0.0.1 $durability -c max_connections=400" > /dev/null
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
   --dir "$base" --logfile "$base/redis.log" --pidfile "$base/redis.pid"
 

@@ -1,8 +1,8 @@
 // BENCHMARKS.md from the latest results: the targets with their verdicts, the read table (service,
 // ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
 // takes the results and the hand-written CHANGES text and answers the document.
-import { type BenchResults, type ReadScenarioResult, TARGET_LABELS, TARGETS } from '../results.js';
-import { type Check, checks, mainGuides, ratio } from './checks.js';
+import { type BenchResults, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
+import { type Check, checks, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
 const whole = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en'));
@@ -12,6 +12,7 @@ function measured(check: Check): string {
   if (check.unit === 'bool') return check.measured ? 'yes' : 'no';
   if (check.unit === 'ms') return `${fixed(check.measured, 2)} ms`;
   if (check.unit === 'MiB') return `${fixed(check.measured, 0)} MiB`;
+  if (check.unit === 'count') return count(check.measured);
   return fixed(check.measured, 2);
 }
 
@@ -86,23 +87,8 @@ function runSection(results: BenchResults, heading: string): string[] {
     }
     lines.push('');
   }
-  const w = results.webhooks;
-  if (w) {
-    lines.push(
-      '### Webhooks',
-      '',
-      '| | deliveries | deliveries/s | p50 ms | p99 ms | max ms |',
-      '|---|---:|---:|---:|---:|---:|',
-      `| service, ${count(w.events)} events × ${w.endpoints} endpoints${w.throughput.timedOut ? ' (**timed out**)' : ''} | ${count(w.throughput.delivered)} of ${count(w.expectedDeliveries)} | ${whole(w.throughput.deliveriesPerSecond)} | | | |`,
-      `| undici ceiling, concurrency ${w.ceiling.concurrency}, same signed bodies | ${count(w.ceiling.requests)} | ${whole(w.ceiling.deliveriesPerSecond)} | | | |`,
-      `| latency at ${w.latency.eventsPerSecond} events/s (after a 3 s warm-up), from the event's created_at${w.latency.timedOut ? ' (**timed out**)' : ''} | ${count(w.latency.delivered)} of ${count(w.latency.events * w.endpoints)} | | ${fixed(w.latency.fromCreatedAt.p50Ms, 1)} | ${fixed(w.latency.fromCreatedAt.p99Ms, 1)} | ${fixed(w.latency.fromCreatedAt.maxMs, 1)} |`,
-      `| the same, from the write's answer at the client | | | ${fixed(w.latency.fromResponse.p50Ms, 1)} | ${fixed(w.latency.fromResponse.p99Ms, 1)} | ${fixed(w.latency.fromResponse.maxMs, 1)} |`,
-      '',
-      `Service / ceiling: ${fixed(ratio(w.throughput.deliveriesPerSecond, w.ceiling.deliveriesPerSecond), 2)}. The ${count(w.events)} writes took ${fixed(w.throughput.writeSeconds, 1)} s ` +
-        `(8 clients, a ROLE=api process, nothing delivered meanwhile); a ROLE=worker process then drained them in ${fixed(w.throughput.totalSeconds, 1)} s, start-up included. Service RSS: ${fixed(w.peakRssMb, 0)} MiB at most sampled, VmHWM ${fixed(w.hwmMb, 0)} MiB.`,
-      '',
-    );
-  }
+  for (const w of results.webhooks) lines.push(...webhookSection(w));
+  if (results.noisy.length > 0) lines.push(...noisySection(results.noisy));
   lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
   for (const guides of sizes) {
     const row = TARGETS.map((target) => fixed(results.processPeaks.find((peak) => peak.guides === guides && peak.target === target)?.peakMb, 0));
@@ -110,6 +96,56 @@ function runSection(results: BenchResults, heading: string): string[] {
   }
   lines.push('');
   if (results.problems.length > 0) lines.push('### Problems in this run', '', ...results.problems.map((problem) => `- ${problem}`), '');
+  return lines;
+}
+
+function webhookSection(w: WebhookStoreResult): string[] {
+  const lines = [
+    `### Webhooks on ${storeName(w.store)}`,
+    '',
+    '| | deliveries | deliveries/s | p50 ms | p99 ms | max ms |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const drain of w.drains) {
+    lines.push(
+      `| ${drain.workers} worker${drain.workers > 1 ? 's' : ''} draining ${count(w.events)} events × ${w.endpoints} endpoints${drain.timedOut ? ' (**timed out**)' : ''} | ${count(drain.delivered)} of ${count(w.expectedDeliveries)} | ${whole(drain.deliveriesPerSecond)} | | | |`,
+    );
+  }
+  lines.push(
+    `| undici ceiling, concurrency ${w.ceiling.concurrency}, same signed bodies | ${count(w.ceiling.requests)} | ${whole(w.ceiling.deliveriesPerSecond)} | | | |`,
+    `| latency at ${w.latency.eventsPerSecond} events/s (${w.latency.processes}, after a 3 s warm-up), from the event's created_at${w.latency.timedOut ? ' (**timed out**)' : ''} | ${count(w.latency.delivered)} of ${count(w.latency.events * w.endpoints)} | | ${fixed(w.latency.fromCreatedAt.p50Ms, 1)} | ${fixed(w.latency.fromCreatedAt.p99Ms, 1)} | ${fixed(w.latency.fromCreatedAt.maxMs, 1)} |`,
+    `| the same, from the write's answer at the client | | | ${fixed(w.latency.fromResponse.p50Ms, 1)} | ${fixed(w.latency.fromResponse.p99Ms, 1)} | ${fixed(w.latency.fromResponse.maxMs, 1)} |`,
+    '',
+    `Service / ceiling: ${w.drains.map((drain) => `${fixed(ratio(drain.deliveriesPerSecond, w.ceiling.deliveriesPerSecond), 2)} (${drain.workers} worker${drain.workers > 1 ? 's' : ''})`).join(', ')}. ` +
+      `Writing the ${count(w.events)} events took ${w.drains.map((drain) => `${fixed(drain.writeSeconds, 1)} s`).join(' and ')} (8 clients, a ROLE=api process, nothing delivered meanwhile). ` +
+      `Service RSS: ${fixed(w.peakRssMb, 0)} MiB at most sampled, VmHWM ${fixed(w.hwmMb, 0)} MiB.`,
+    '',
+  );
+  return lines;
+}
+
+function noisySection(runs: NoisyResult[]): string[] {
+  const lines = [
+    '### The bad day: hanging and failing receivers beside healthy ones',
+    '',
+    '| store | processes | bad endpoints | healthy deliveries | p50 ms | p99 ms | max ms | requests/s (answered · 500 · hanging) | RSS MiB | sockets |',
+    '|---|---|---|---:|---:|---:|---:|---|---:|---:|',
+  ];
+  for (const n of runs) {
+    const l = n.healthyLatency;
+    lines.push(
+      `| ${storeName(n.store)} | ${n.processes} | ${count(n.hanging)} hanging, ${count(n.failing)} failing, ${n.backlog} events waiting each | ` +
+        `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +
+        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} |`,
+    );
+  }
+  const first = runs[0]!;
+  lines.push(
+    '',
+    `${first.healthy} healthy endpoints receive ${first.eventsPerSecond} events/s for ${first.seconds} s from the moment the delivery processes start, ` +
+      'when every bad endpoint\'s ping and backlog are due at once. Latency is each healthy delivery\'s arrival minus its event\'s created_at.',
+    '',
+  );
   return lines;
 }
 

@@ -1,23 +1,23 @@
 // The webhook benchmark: the service delivers guide.created events to a receiver on loopback through 10
-// endpoints of one team.
+// endpoints of one team, on the embedded store and on PostgreSQL.
 //   (a) throughput: N events made through the management API (a ROLE=api process, 8 clients, nothing
-//       delivered yet), then a ROLE=worker process on the same store drains the N×10 deliveries;
-//       deliveries/s from the first arrival to the last, which is what the undici ceiling is compared to;
-//       the writes are timed on their own;
-//   (b) latency (ROLE=all, the single-process deployment on SQLite): a steady trickle of events, after 3 s
-//       of the same as a warm-up; per delivery, arrival minus the event's created_at (stamped
-//       in the committing transaction) and arrival minus the moment the write's answer reached the client;
+//       delivered yet), then ROLE=worker processes on the same store drain the N×10 deliveries (one on
+//       SQLite; one, then two on a second PostgreSQL database with the same events); deliveries/s from
+//       the first arrival to the last, which is what the undici ceiling is compared to;
+//   (b) latency: a steady trickle of events after 3 s of the same as a warm-up (SQLite: one ROLE=all
+//       process; PostgreSQL: a ROLE=api process and two workers); per delivery, arrival minus the event's
+//       created_at (stamped in the committing transaction) and arrival minus the moment the write's answer
+//       reached the client;
 //   (c) the ceiling: a bare undici loop replaying the captured signed deliveries, same concurrency, same count.
 // Every wait has a deadline; a run that times out reports what arrived.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { benchScript, serviceMain } from '../paths.js';
-import { type Child, freePort, memoryOf, sampleRss, spawnChild, waitReady } from '../processes.js';
-import type { WebhookResult } from '../results.js';
+import { type Child, cpuUse, machineBusy, memoryOf, pidsNamed, sampleRss } from '../processes.js';
+import type { WebhookDrain, WebhookStoreResult } from '../results.js';
+import type { BenchServers } from '../test-servers.js';
+import { type Admin, arrivalRate, inParallel, type RunningService, serviceStarter, sleep, startReceiver } from './bench-services.js';
 import { summarize } from './percentiles.js';
-import type { Arrival, ReceiverStats, Sample } from './receiver.js';
 import { replayDeliveries } from './undici-ceiling.js';
 
 export interface WebhookOptions {
@@ -27,160 +27,106 @@ export interface WebhookOptions {
   latencySeconds: number;
 }
 
+export type WebhookStore = { kind: 'sqlite' } | { kind: 'postgres'; servers: BenchServers };
+
 const WRITERS = 8;
 const LATENCY_WARM_UP_SECONDS = 3;
 // A run waits for its deliveries at least this long, and longer for big runs (at 200 deliveries/s at worst).
 const LEAST_WAIT_MS = 30_000;
 const SLOWEST_RATE = 200;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-class Admin {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
-
-  async post<T>(path: string, body: unknown): Promise<T> {
-    const response = await fetch(`${this.baseUrl}/admin/v1${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`POST /admin/v1${path}: ${response.status} ${text.slice(0, 500)}`);
-    return (JSON.parse(text) as { data: T }).data;
-  }
-}
-
-class ReceiverClient {
-  constructor(readonly url: string) {}
-
-  private async get<T>(path: string): Promise<T> {
-    const response = await fetch(`${this.url}/__bench/${path}`);
-    if (!response.ok) throw new Error(`receiver ${path}: ${response.status}`);
-    return (await response.json()) as T;
-  }
-
-  stats = () => this.get<ReceiverStats>('stats');
-  arrivals = () => this.get<Arrival[]>('arrivals');
-  samples = () => this.get<Sample[]>('samples');
-  async reset(): Promise<void> {
-    await fetch(`${this.url}/__bench/reset`, { method: 'POST' });
-  }
-
-  /** Waits until `count` deliveries arrived or the deadline passed; answers the last stats and whether it timed out. */
-  async waitFor(count: number, timeoutMs: number): Promise<{ stats: ReceiverStats; timedOut: boolean }> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const stats = await this.stats();
-      if (stats.count >= count) return { stats, timedOut: false };
-      if (Date.now() > deadline) return { stats, timedOut: true };
-      await sleep(50);
-    }
-  }
-}
-
-const rate = (stats: ReceiverStats) =>
-  stats.count > 1 && stats.firstAt !== null && stats.lastAt !== null && stats.lastAt > stats.firstAt ? (stats.count - 1) / ((stats.lastAt - stats.firstAt) / 1000) : 0;
-
-export async function runWebhookBench(options: WebhookOptions, log: (line: string) => void): Promise<WebhookResult> {
+export async function runWebhookBench(options: WebhookOptions, store: WebhookStore, log: (line: string) => void): Promise<WebhookStoreResult> {
   const dir = mkdtempSync(join(tmpdir(), 'guide-service-bench-webhooks-'));
   const children: Child[] = [];
+  let stores = 0;
+  /** A fresh store: a new SQLite file, or a new database on the PostgreSQL server. */
+  const freshStore = async () => {
+    const n = ++stores;
+    const dataDir = join(dir, `store-${n}`);
+    if (store.kind === 'sqlite') return { databaseUrl: `file:${join(dataDir, 'service.db')}`, dataDir };
+    return { databaseUrl: await store.servers.newDatabase(), dataDir, redisUrl: store.servers.redisUrl };
+  };
+  const label = store.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   try {
-    const receiverPort = await freePort();
-    const receiverChild = spawnChild('receiver', process.execPath, [benchScript('webhooks/receiver.js')], { PORT: String(receiverPort) });
-    children.push(receiverChild);
-    const receiver = new ReceiverClient(`http://127.0.0.1:${receiverPort}`);
-    await waitReady(receiverChild, `${receiver.url}/__bench/stats`);
-
-    const token = `adm_bench_${randomBytes(12).toString('hex')}`;
-    // BENCH_SERVICE_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the service under load.
-    const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    const start = async (role: 'api' | 'worker' | 'all') => {
-      const port = await freePort();
-      const child = spawnChild(`service (webhooks, ${role})`, process.execPath, [...nodeArgs, serviceMain], {
-        ROLE: role,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: `file:${join(dir, 'service.db')}`,
-        DATA_DIR: dir,
-        ADMIN_TOKEN: token,
-        DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      });
-      children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitReady(child, `${url}/readyz`);
-      return { child, url, admin: new Admin(url, token) };
-    };
-
-    // (a) throughput: the writes first, with no worker running
-    const writer = await start('api');
-    const team = await writer.admin.post<{ id: string }>('/teams', { name: 'Webhook bench', plan: 'growth' });
-    for (let i = 0; i < options.endpoints; i++) {
-      await writer.admin.post('/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${receiver.url}/ep/${i}`, events: ['guide.created'] });
-    }
-    const createGuide = (admin: Admin, n: number) =>
-      admin.post<{ id: string }>('/guides', { team_id: team.id, title: `Bench guide ${n}`, steps: [{ text: 'Open the settings page.' }] });
-    await receiver.reset();
+    const receiver = await startReceiver(children);
     const expected = options.events * options.endpoints;
-    log(`  webhooks: ${options.events} events to ${options.endpoints} endpoints (${expected} deliveries)`);
-    const writeStarted = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: WRITERS }, async () => {
-        while (next < options.events) await createGuide(writer.admin, next++);
-      }),
-    );
-    const writeSeconds = (performance.now() - writeStarted) / 1000;
-    await writer.child.stop();
-    log(`  webhooks: ${options.events} events written in ${writeSeconds.toFixed(1)} s; a worker drains them`);
-    const drainStarted = performance.now();
-    const drainer = await start('worker');
-    const drainMemory = sampleRss(drainer.child.pid);
-    const throughputWait = await receiver.waitFor(expected, Math.max(LEAST_WAIT_MS, (expected / SLOWEST_RATE) * 1000));
-    const totalSeconds = (performance.now() - drainStarted) / 1000;
-    const drainPeakMb = drainMemory.stop();
-    const drainHwmMb = memoryOf(drainer.child.pid)?.peakMb ?? NaN;
-    await drainer.child.stop();
-    const throughput = {
-      delivered: throughputWait.stats.count,
-      deliveriesPerSecond: rate(throughputWait.stats),
-      totalSeconds,
-      writeSeconds,
-      timedOut: throughputWait.timedOut,
-    };
-    log(`  webhooks: ${throughput.delivered}/${expected} delivered, ${throughput.deliveriesPerSecond.toFixed(0)} deliveries/s`);
-    const samples = await receiver.samples();
 
-    const service = await start('all');
-    const memory = sampleRss(service.child.pid);
+    /** A team with the benchmark's endpoints, on a service of the store; answers how to make an event. */
+    const setUp = async (service: RunningService) => {
+      const team = await service.admin.post<{ id: string }>('/teams', { name: 'Webhook bench', plan: 'growth' });
+      for (let i = 0; i < options.endpoints; i++) {
+        await service.admin.post('/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${receiver.url}/ep/${i}`, events: ['guide.created'] });
+      }
+      return (admin: Admin, n: number) =>
+        admin.post<{ id: string }>('/guides', { team_id: team.id, title: `Bench guide ${n}`, steps: [{ text: 'Open the settings page.' }] });
+    };
+
+    // (a) throughput: the writes first, with no worker running, then `workers` workers drain them
+    const drain = async (workers: number): Promise<WebhookDrain> => {
+      const start = serviceStarter(children, await freshStore());
+      const writer = await start('api');
+      const createGuide = await setUp(writer);
+      await receiver.reset();
+      log(`  webhooks (${label}): ${options.events} events to ${options.endpoints} endpoints (${expected} deliveries)`);
+      const writeStarted = performance.now();
+      await inParallel(options.events, WRITERS, (n) => createGuide(writer.admin, n));
+      const writeSeconds = (performance.now() - writeStarted) / 1000;
+      await writer.child.stop();
+      const drainStarted = performance.now();
+      const drainers = await Promise.all(Array.from({ length: workers }, () => start('worker')));
+      const memory = drainers.map((drainer) => sampleRss(drainer.child.pid));
+      const deadline = Math.max(LEAST_WAIT_MS, (expected / SLOWEST_RATE) * 1000);
+      // Where the time goes once deliveries flow (start-up left out): the cores in all, and each process.
+      await receiver.waitFor(1, deadline);
+      const busy = machineBusy();
+      const cpu = cpuUse({
+        workers: () => drainers.map((drainer) => drainer.child.pid),
+        receiver: () => [receiver.pid],
+        ...(store.kind === 'postgres' ? { postgres: () => pidsNamed('postgres') } : {}),
+      });
+      const measureStarted = performance.now();
+      const wait = await receiver.waitFor(expected, deadline);
+      const cpuBusy = busy.stop();
+      const cpuSeconds = cpu.stop();
+      const measuredSeconds = (performance.now() - measureStarted) / 1000;
+      const totalSeconds = (performance.now() - drainStarted) / 1000;
+      const peakRssMb = Math.max(...memory.map((sample) => sample.stop()));
+      await Promise.all(drainers.map((drainer) => drainer.child.stop()));
+      const result = { workers, delivered: wait.stats.count, deliveriesPerSecond: arrivalRate(wait.stats), totalSeconds, writeSeconds, timedOut: wait.timedOut, peakRssMb, cpuBusy, cpuSeconds, measuredSeconds };
+      log(
+        `  webhooks (${label}): ${workers} worker${workers > 1 ? 's' : ''}: ${result.delivered}/${expected} delivered, ${result.deliveriesPerSecond.toFixed(0)} deliveries/s, ` +
+          `cores ${(cpuBusy * 100).toFixed(0)} % busy; CPU s over ${measuredSeconds.toFixed(1)} s: ${JSON.stringify(cpuSeconds)}`,
+      );
+      return result;
+    };
+    const drains = [await drain(1)];
+    const samples = await receiver.samples();
+    if (store.kind === 'postgres') drains.push(await drain(2));
+
     // (b) latency at a steady rate, after a warm-up at the same rate: a process just started spends its
     // first second or so compiling and connecting, which says nothing about the steady state.
+    const start = serviceStarter(children, await freshStore());
+    const services = store.kind === 'sqlite' ? [await start('all')] : [await start('api'), await start('worker'), await start('worker')];
+    const writer = services[0]!;
+    const memory = services.map((service) => sampleRss(service.child.pid));
+    const createGuide = await setUp(writer);
     const every = 1000 / options.latencyEventsPerSecond;
-    const warmUpStarted = performance.now();
-    const warmUps: Promise<unknown>[] = [];
-    for (let i = 0; i < options.latencyEventsPerSecond * LATENCY_WARM_UP_SECONDS; i++) {
-      const wait = warmUpStarted + i * every - performance.now();
-      if (wait > 0) await sleep(wait);
-      warmUps.push(createGuide(service.admin, -1 - i));
-    }
-    await Promise.all(warmUps);
+    const paced = async (count: number, first: number, onAnswer: (guide: { id: string }) => void = () => undefined) => {
+      const started = performance.now();
+      const writes: Promise<void>[] = [];
+      for (let i = 0; i < count; i++) {
+        const wait = started + i * every - performance.now();
+        if (wait > 0) await sleep(wait);
+        writes.push(createGuide(writer.admin, first + i).then(onAnswer));
+      }
+      await Promise.all(writes);
+    };
+    await paced(options.latencyEventsPerSecond * LATENCY_WARM_UP_SECONDS, -1_000_000);
     await sleep(500);
     await receiver.reset();
     const latencyEvents = options.latencyEventsPerSecond * options.latencySeconds;
     const answeredAt = new Map<string, number>();
-    const writes: Promise<void>[] = [];
-    const paceStarted = performance.now();
-    for (let i = 0; i < latencyEvents; i++) {
-      const due = paceStarted + i * every;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      writes.push(createGuide(service.admin, options.events + i).then((guide) => void answeredAt.set(guide.id, performance.timeOrigin + performance.now())));
-    }
-    await Promise.all(writes);
+    await paced(latencyEvents, 0, (guide) => void answeredAt.set(guide.id, performance.timeOrigin + performance.now()));
     const latencyWait = await receiver.waitFor(latencyEvents * options.endpoints, LEAST_WAIT_MS);
     const arrivals = await receiver.arrivals();
     const fromCreatedAt = arrivals.map((arrival) => arrival.at - Date.parse(arrival.createdAt));
@@ -191,23 +137,24 @@ export async function runWebhookBench(options: WebhookOptions, log: (line: strin
     const latency = {
       eventsPerSecond: options.latencyEventsPerSecond,
       events: latencyEvents,
+      processes: store.kind === 'sqlite' ? 'one ROLE=all process' : 'a ROLE=api process and two ROLE=worker processes',
       delivered: arrivals.length,
       fromCreatedAt: summarize(fromCreatedAt),
       fromResponse: summarize(fromResponse),
       timedOut: latencyWait.timedOut,
     };
-    log(`  webhooks: latency from created_at p50 ${latency.fromCreatedAt.p50Ms} ms, p99 ${latency.fromCreatedAt.p99Ms} ms`);
-    const peakRssMb = Math.max(memory.stop(), drainPeakMb);
-    const hwmMb = Math.max(memoryOf(service.child.pid)?.peakMb ?? NaN, drainHwmMb);
+    log(`  webhooks (${label}): latency from created_at p50 ${latency.fromCreatedAt.p50Ms} ms, p99 ${latency.fromCreatedAt.p99Ms} ms`);
+    const peakRssMb = Math.max(...memory.map((sample) => sample.stop()), ...drains.map((d) => d.peakRssMb));
+    const hwmMb = Math.max(...services.map((service) => memoryOf(service.child.pid)?.peakMb ?? NaN));
+    for (const service of services) await service.child.stop();
 
-    // (c) the ceiling, with the service idle: the same number of deliveries as (a) asked for
+    // (c) the ceiling, with the service stopped: the same number of deliveries as (a) asked for
     await receiver.reset();
     const replay = await replayDeliveries(receiver.url, samples, options.endpoints, expected);
-    const replayStats = await receiver.stats();
-    const ceiling = { concurrency: options.endpoints, requests: replay.requests, deliveriesPerSecond: rate(replayStats), totalSeconds: replay.seconds };
-    log(`  webhooks: undici ceiling ${ceiling.deliveriesPerSecond.toFixed(0)} deliveries/s`);
+    const ceiling = { concurrency: options.endpoints, requests: replay.requests, deliveriesPerSecond: arrivalRate(await receiver.stats()), totalSeconds: replay.seconds };
+    log(`  webhooks (${label}): undici ceiling ${ceiling.deliveriesPerSecond.toFixed(0)} deliveries/s`);
 
-    return { endpoints: options.endpoints, events: options.events, expectedDeliveries: expected, throughput, latency, ceiling, peakRssMb, hwmMb };
+    return { store: store.kind, endpoints: options.endpoints, events: options.events, expectedDeliveries: expected, drains, latency, ceiling, peakRssMb, hwmMb };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     rmSync(dir, { recursive: true, force: true });

@@ -43,14 +43,21 @@ export function markOutboxChanged(trx: Executor): void {
 }
 
 /**
- * Runs a write and its events in one transaction, then wakes the worker of this process. On PostgreSQL a
- * transaction that scheduled delivery work also notifies the workers of every process; the notification
- * is delivered when the transaction commits, so no worker looks before the work is visible.
+ * On PostgreSQL, tells the workers of every process that delivery work is ready; the notification is
+ * delivered when the transaction commits, so no worker looks before the work is visible.
+ */
+export async function notifyWorkers(ctx: DomainContext, trx: Executor): Promise<void> {
+  if (ctx.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+}
+
+/**
+ * Runs a write and its events in one transaction, then wakes the worker of this process; a transaction
+ * that scheduled delivery work also notifies the workers of other processes.
  */
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   const result = await ctx.db.transaction().execute(async (trx) => {
     const value = await work(trx);
-    if (ctx.dialect === 'postgres' && outboxChanges.has(trx)) await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+    if (outboxChanges.has(trx)) await notifyWorkers(ctx, trx);
     return value;
   });
   ctx.outbox.wake();

@@ -103,22 +103,23 @@ export async function lockQueues(trx: Executor, endpointIds: readonly string[]):
 
 /**
  * Lets go of a held queue once its batch's outcomes are written (in the same transaction, or before): it
- * becomes ready at its earliest waiting attempt, not before its next probe. Answers false when the claim
- * was lost.
+ * becomes ready at its earliest waiting attempt, not before its next probe. Answers when it is ready
+ * (null: nothing waits), or false when the claim was lost.
  */
-export async function releaseQueue(db: Executor, claim: QueueClaim): Promise<boolean> {
+export async function releaseQueue(db: Executor, claim: QueueClaim): Promise<{ readyAt: Date | null } | false> {
   let revision = claim.revision;
   for (;;) {
     const waiting = earliestWaiting(claim.endpointId);
     const gated = greatest(db, waiting, sql<string | null>`coalesce(probe_at, ${waiting})`);
-    const result = await db
+    const released = await db
       .updateTable('webhook_queues')
       .set({ claim_token: null, claimed_until: null, ready_at: sql`CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END` })
       .where('endpoint_id', '=', claim.endpointId)
       .where('claim_token', '=', claim.token)
       .where('revision', '=', revision)
+      .returning('ready_at')
       .executeTakeFirst();
-    if (result.numUpdatedRows > 0n) return true;
+    if (released) return { readyAt: released.ready_at === null ? null : new Date(released.ready_at) };
     // Work was announced since (or the claim is gone): a new look sees what that write committed.
     const row = await db.selectFrom('webhook_queues').select(['revision', 'claim_token']).where('endpoint_id', '=', claim.endpointId).executeTakeFirst();
     if (!row || row.claim_token !== claim.token) return false;

@@ -5,14 +5,14 @@
 // transaction is being written go into the next, and on the embedded store at most one is committed every
 // `commitEveryMs`: a commit costs far more than the rows in it (it writes whole pages), so deliveries to
 // many endpoints go out at the pace of the network, not of the disk.
-import type { DomainContext } from '../domain/context.js';
+import { type DomainContext, notifyWorkers } from '../domain/context.js';
 import { lockQueues, type QueueClaim, releaseQueue } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy, recordDeliveries, recordFailure, type SentAttempt } from './attempt-outcome.js';
 
 type Job =
   | { kind: 'outcome'; attempt: ClaimedAttempt; sent: SentAttempt; resolve: (failures: number) => void; reject: (error: unknown) => void }
-  | { kind: 'release'; claim: QueueClaim; resolve: (released: boolean) => void; reject: (error: unknown) => void };
+  | { kind: 'release'; claim: QueueClaim; resolve: (released: { readyAt: Date | null } | false) => void; reject: (error: unknown) => void };
 
 /** Jobs written in one transaction at most; more wait for the next. */
 const GROUP_AT_MOST = 500;
@@ -38,7 +38,7 @@ export class OutcomeRecorder {
   }
 
   /** Lets go of a queue after the outcomes recorded before; false when the claim had been lost. */
-  release(claim: QueueClaim): Promise<boolean> {
+  release(claim: QueueClaim): Promise<{ readyAt: Date | null } | false> {
     return new Promise((resolve, reject) => this.add({ kind: 'release', claim, resolve, reject }));
   }
 
@@ -86,7 +86,16 @@ export class OutcomeRecorder {
             results.set(job, error);
           }
         }
-        for (const job of group) if (job.kind === 'release') results.set(job, await releaseQueue(trx, job.claim));
+        let readyNow = false;
+        const now = this.ctx.clock.now().getTime();
+        for (const job of group) {
+          if (job.kind !== 'release') continue;
+          const released = await releaseQueue(trx, job.claim);
+          results.set(job, released);
+          if (released && released.readyAt !== null && released.readyAt.getTime() <= now) readyNow = true;
+        }
+        // A queue let go with work due is for any worker to take, here or in another process.
+        if (readyNow) await notifyWorkers(this.ctx, trx);
       });
     } catch (error) {
       for (const job of group) job.reject(error);
@@ -98,7 +107,7 @@ export class OutcomeRecorder {
     for (const job of group) {
       const result = results.get(job);
       if (result instanceof LostClaimError) job.reject(result);
-      else if (job.kind === 'release') job.resolve(result as boolean);
+      else if (job.kind === 'release') job.resolve(result as { readyAt: Date | null } | false);
       else job.resolve(result as number);
     }
   }

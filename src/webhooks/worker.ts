@@ -52,8 +52,9 @@ export interface WorkerOptions {
 }
 
 const IDLE_AT_MOST_MS = 60_000;
-// A healthy endpoint with a long queue keeps its place for this many attempts, then lines up again.
-const CONTINUE_AT_MOST = 1000;
+// A healthy endpoint with a long queue keeps its place for this many attempts or this long, then lets go
+// and lines up again: a worker with more than it can send gives other workers the chance to take it.
+const HOLD_AT_MOST = { attempts: 1000, ms: 100 };
 // A queue that was ready but not taken (another worker held it for a moment): look again this soon.
 const RECHECK_MS = 10;
 // Time past the delivery time-out before a claim may be taken over: enough to record the outcome.
@@ -168,7 +169,7 @@ export class DeliveryWorker extends WakeableLoop {
 
   /**
    * Sends one endpoint's attempts in event order until its first failure, reading more after the batch
-   * while the endpoint is healthy (up to `CONTINUE_AT_MOST`), then lets the queue go.
+   * while the endpoint is healthy (within `HOLD_AT_MOST`), then lets the queue go.
    */
   private async send(running: RunningBatch): Promise<void> {
     const { claim, claimedAt, lane } = running.batch;
@@ -220,7 +221,7 @@ export class DeliveryWorker extends WakeableLoop {
         stopped = true;
         break;
       }
-      if (stopped || lane === 'failing' || sent >= CONTINUE_AT_MOST) break;
+      if (stopped || lane === 'failing' || sent >= HOLD_AT_MOST.attempts || this.ctx.clock.now().getTime() - claimedAt.getTime() >= HOLD_AT_MOST.ms) break;
       ({ endpoint, attempts } = await nextAttempts(this.ctx, claim, lastSeq, this.lanes.batch));
     }
     await Promise.all(recording);

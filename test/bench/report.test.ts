@@ -63,25 +63,73 @@ const results: BenchResults = {
     { target: 'serviceNoCache', guides: 1_000_000, peakMb: 150 },
   ],
   searchPlans: [{ guides: 1_000_000, term: 'fjord', plan: ['CO-ROUTINE d0', 'SEARCH g USING INDEX x (team_id=?)', 'SCAN d0', 'CO-ROUTINE d1', 'SEARCH g USING INDEX x (team_id=?)', 'SCAN d1'], tableScan: false }],
-  webhooks: {
-    endpoints: 10,
-    events: 10_000,
-    expectedDeliveries: 100_000,
-    throughput: { delivered: 100_000, deliveriesPerSecond: 3000, totalSeconds: 40, writeSeconds: 20, timedOut: false },
-    latency: {
-      eventsPerSecond: 100,
-      events: 1000,
-      delivered: 10_000,
-      fromCreatedAt: { count: 10_000, p50Ms: 8, p99Ms: 120, maxMs: 200 },
-      fromResponse: { count: 10_000, p50Ms: 6, p99Ms: 110, maxMs: 190 },
-      timedOut: false,
+  webhooks: [
+    {
+      store: 'sqlite',
+      endpoints: 10,
+      events: 10_000,
+      expectedDeliveries: 100_000,
+      drains: [drain(1, 3000)],
+      latency: {
+        eventsPerSecond: 100,
+        events: 1000,
+        processes: 'one ROLE=all process',
+        delivered: 10_000,
+        fromCreatedAt: { count: 10_000, p50Ms: 8, p99Ms: 120, maxMs: 200 },
+        fromResponse: { count: 10_000, p50Ms: 6, p99Ms: 110, maxMs: 190 },
+        timedOut: false,
+      },
+      ceiling: { concurrency: 10, requests: 100_000, deliveriesPerSecond: 6000, totalSeconds: 17 },
+      peakRssMb: 210,
+      hwmMb: 320,
     },
-    ceiling: { concurrency: 10, requests: 100_000, deliveriesPerSecond: 6000, totalSeconds: 17 },
-    peakRssMb: 210,
-    hwmMb: 320,
-  },
+    {
+      store: 'postgres',
+      endpoints: 10,
+      events: 10_000,
+      expectedDeliveries: 100_000,
+      drains: [drain(1, 2000), drain(2, 3400)],
+      latency: {
+        eventsPerSecond: 100,
+        events: 1000,
+        processes: 'a ROLE=api process and two ROLE=worker processes',
+        delivered: 10_000,
+        fromCreatedAt: { count: 10_000, p50Ms: 12, p99Ms: 60, maxMs: 90 },
+        fromResponse: { count: 10_000, p50Ms: 10, p99Ms: 55, maxMs: 85 },
+        timedOut: false,
+      },
+      ceiling: { concurrency: 10, requests: 100_000, deliveriesPerSecond: 5000, totalSeconds: 20 },
+      peakRssMb: 150,
+      hwmMb: 160,
+    },
+  ],
+  noisy: [
+    {
+      store: 'sqlite',
+      processes: 'one ROLE=all process',
+      hanging: 1000,
+      failing: 1000,
+      backlog: 3,
+      healthy: 10,
+      eventsPerSecond: 100,
+      seconds: 30,
+      healthyLatency: { count: 30_000, p50Ms: 12, p99Ms: 600, maxMs: 1500 },
+      healthyExpected: 30_000,
+      healthyDelivered: 29_999,
+      duplicates: 0,
+      timedOut: false,
+      requestsPerSecond: 1200,
+      requests: { answered: 30_000, failed: 4000, hanging: 2000 },
+      peakRssMb: 180,
+      peakSockets: 1100,
+    },
+  ],
   problems: [],
 };
+
+function drain(workers: number, deliveriesPerSecond: number) {
+  return { workers, delivered: 100_000, deliveriesPerSecond, totalSeconds: 40, writeSeconds: 20, timedOut: false, peakRssMb: 120, cpuBusy: 0.8, cpuSeconds: { workers: 30 }, measuredSeconds: 35 };
+}
 
 const verdict = (what: string) => {
   const found = checks(results).find((check) => check.what === what);
@@ -106,15 +154,36 @@ describe('checks', () => {
   it('checks search latency, plans, webhooks and memory', () => {
     expect(verdict('search-rare at 1,000,000 guides: service p50')).toMatchObject({ measured: 12, pass: false });
     expect(verdict('search "fjord": EXPLAIN shows a table scan').pass).toBe(true);
-    expect(verdict('webhooks: deliveries/s / undici ceiling')).toMatchObject({ measured: 0.5, pass: false });
-    expect(verdict('webhooks: first-attempt latency p50').pass).toBe(true);
-    expect(verdict('webhooks: first-attempt latency p99').pass).toBe(false);
+    expect(verdict('webhooks (SQLite, 1 worker): deliveries/s / undici ceiling')).toMatchObject({ measured: 0.5, pass: false });
+    expect(verdict('webhooks (SQLite): first-attempt latency p50').pass).toBe(true);
+    expect(verdict('webhooks (SQLite): first-attempt latency p99').pass).toBe(false);
     expect(verdict('service peak RSS (VmHWM), any run')).toMatchObject({ measured: 320, pass: false });
+  });
+
+  it('compares two PostgreSQL workers with the ceiling and with one worker', () => {
+    expect(verdict('webhooks (PostgreSQL, 2 workers): deliveries/s / undici ceiling').measured).toBeCloseTo(0.68);
+    expect(verdict('webhooks (PostgreSQL, 2 workers): deliveries/s / undici ceiling').pass).toBe(true);
+    expect(verdict('webhooks (PostgreSQL): 2 workers / one worker, deliveries/s')).toMatchObject({ measured: 1.7, pass: true });
+    expect(verdict('webhooks (PostgreSQL): first-attempt latency p99').pass).toBe(true);
+  });
+
+  it('holds the bad day to its targets: healthy latency, memory, nothing lost or sent twice', () => {
+    expect(verdict('bad day (SQLite): healthy latency p50').pass).toBe(true);
+    expect(verdict('bad day (SQLite): healthy latency p99')).toMatchObject({ measured: 600, pass: false });
+    expect(verdict('bad day (SQLite): healthy latency max').pass).toBe(true);
+    expect(verdict('bad day (SQLite): delivering process RSS').pass).toBe(true);
+    expect(verdict('bad day (SQLite): healthy events lost or sent twice')).toMatchObject({ measured: 1, pass: false });
   });
 });
 
 describe('renderBenchmarks', () => {
   const markdown = renderBenchmarks({ full: results, quick: null }, 'Added a cache.');
+
+  it('shows each store\'s webhook table and the bad day', () => {
+    expect(markdown).toContain('### Webhooks on PostgreSQL');
+    expect(markdown).toContain('| 2 workers draining 10,000 events × 10 endpoints | 100,000 of 100,000 | 3,400 | | | |');
+    expect(markdown).toContain('| SQLite | one ROLE=all process | 1,000 hanging, 1,000 failing, 3 events waiting each | 29,999 of 30,000 | 12.0 | 600.0 | 1500.0 |');
+  });
 
   it('shows the read table with its ratios, the machine and the command', () => {
     expect(markdown).toContain('| list-org | 9,000 | 4,500 | 5,000 | 20,000 | 0.90 | 1.80 | 0.45 | 5.00 / 10.00 | 5.00 / 10.00 | 120 | 1,000 |');

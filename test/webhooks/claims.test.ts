@@ -112,7 +112,7 @@ describe('endpoint queues (docs/decisions.md "The worker")', () => {
     // The batch knew the queue's revision from before the event; its release looks again.
     const outcomes = recorder();
     await outcomes.record(batch.attempts[0]!, sentUnder(batch, delivered));
-    expect(await outcomes.release(batch.claim)).toBe(true);
+    expect(await outcomes.release(batch.claim)).toBeTruthy();
     const queue = await queueOf(endpoint.id);
     expect(queue.claim_token).toBeNull();
     const [created] = (await attemptsOf(endpoint.id)).filter((a) => a.status === 'scheduled');

@@ -1,0 +1,129 @@
+// The bad day (`--only noisy`): endpoints that never answer and endpoints that answer 500 at once, each
+// with a backlog, beside 10 healthy endpoints of one team that receive a steady stream of events. The
+// bad endpoints are set up first by a ROLE=api process (20 to a team, the most a team may have), with
+// their pings and backlogs due at once; then the delivery processes start (SQLite: one ROLE=all process;
+// PostgreSQL: a ROLE=api process and two workers) and the healthy stream begins at the same moment, so
+// it meets the first wave of hanging requests head on. Measured: each healthy delivery's arrival minus
+// its event's created_at, every healthy event arriving exactly once, all requests the receiver got per
+// second, and the worker processes' resident memory and open sockets, sampled every 100 ms.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Child, memoryOf, socketsOf } from '../processes.js';
+import type { NoisyResult } from '../results.js';
+import { inParallel, serviceStarter, sleep, startReceiver } from './bench-services.js';
+import { summarize } from './percentiles.js';
+import type { WebhookStore } from './webhook-bench.js';
+
+export interface NoisyOptions {
+  /** Endpoints that never answer, and endpoints that answer 500. */
+  hanging: number;
+  failing: number;
+  /** Events waiting for each bad endpoint when the delivery processes start. */
+  backlog: number;
+  healthy: number;
+  eventsPerSecond: number;
+  seconds: number;
+}
+
+const PER_TEAM = 20;
+const SETUP_CLIENTS = 8;
+const DRAIN_WAIT_MS = 30_000;
+
+export async function runNoisyBench(options: NoisyOptions, store: WebhookStore, log: (line: string) => void): Promise<NoisyResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'guide-service-bench-noisy-'));
+  const children: Child[] = [];
+  const label = store.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  try {
+    const receiver = await startReceiver(children);
+    const dataDir = join(dir, 'store');
+    const location =
+      store.kind === 'sqlite'
+        ? { databaseUrl: `file:${join(dataDir, 'service.db')}`, dataDir }
+        : { databaseUrl: await store.servers.newDatabase(), dataDir, redisUrl: store.servers.redisUrl };
+    const start = serviceStarter(children, location, { WEBHOOK_MAX_ENDPOINTS_PER_HOME: String(PER_TEAM) });
+
+    // The bad endpoints and their backlogs, with nothing delivered yet.
+    const setup = await start('api');
+    const badTeams: { id: string; kind: 'hang' | 'fail'; size: number }[] = [];
+    for (const [kind, count] of [['hang', options.hanging], ['fail', options.failing]] as const) {
+      for (let made = 0; made < count; made += PER_TEAM) badTeams.push({ id: '', kind, size: Math.min(PER_TEAM, count - made) });
+    }
+    log(`  noisy (${label}): ${options.hanging} endpoints that never answer, ${options.failing} that answer 500, ${options.backlog} events waiting for each`);
+    const setupStarted = performance.now();
+    await inParallel(badTeams.length, SETUP_CLIENTS, async (t) => {
+      const team = badTeams[t]!;
+      team.id = (await setup.admin.post<{ id: string }>('/teams', { name: `Bad ${team.kind} ${t}`, plan: 'growth' })).id;
+      for (let i = 0; i < team.size; i++) {
+        await setup.admin.post('/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `${receiver.url}/${team.kind}/${t}-${i}`, events: ['guide.created'] });
+      }
+    });
+    await inParallel(badTeams.length * options.backlog, SETUP_CLIENTS, (n) =>
+      setup.admin.post('/guides', { team_id: badTeams[n % badTeams.length]!.id, title: `Backlog ${n}` }),
+    );
+    const healthyTeam = await setup.admin.post<{ id: string }>('/teams', { name: 'Healthy', plan: 'growth' });
+    for (let i = 0; i < options.healthy; i++) {
+      await setup.admin.post('/webhook-endpoints', { home: { type: 'team', id: healthyTeam.id }, url: `${receiver.url}/ok/${i}`, events: ['guide.created'] });
+    }
+    await setup.child.stop();
+    log(`  noisy (${label}): set up in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; the delivery processes start with the healthy stream`);
+
+    // The bad day: the delivery processes start, and the healthy stream with them.
+    const services = store.kind === 'sqlite' ? [await start('all')] : [await start('api'), await start('worker'), await start('worker')];
+    const workers = store.kind === 'sqlite' ? services : services.slice(1);
+    await receiver.reset();
+    let peakRssMb = 0;
+    let peakSockets = 0;
+    const sampler = setInterval(() => {
+      for (const worker of workers) {
+        peakRssMb = Math.max(peakRssMb, memoryOf(worker.child.pid)?.rssMb ?? 0);
+        peakSockets = Math.max(peakSockets, socketsOf(worker.child.pid) ?? 0);
+      }
+    }, 100);
+    const events = options.eventsPerSecond * options.seconds;
+    const every = 1000 / options.eventsPerSecond;
+    const streamStarted = performance.now();
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < events; i++) {
+      const wait = streamStarted + i * every - performance.now();
+      if (wait > 0) await sleep(wait);
+      writes.push(services[0]!.admin.post('/guides', { team_id: healthyTeam.id, title: `Healthy ${i}` }));
+    }
+    await Promise.all(writes);
+    const expected = events * options.healthy;
+    const wait = await receiver.waitFor(expected, DRAIN_WAIT_MS);
+    const seconds = (performance.now() - streamStarted) / 1000;
+    const counts = await receiver.counts();
+    clearInterval(sampler);
+    const arrivals = (await receiver.arrivals()).filter((arrival) => arrival.endpoint.startsWith('/ok/'));
+    const perEndpointEvent = new Set(arrivals.map((arrival) => `${arrival.endpoint} ${arrival.guideId}`));
+    const latency = summarize(arrivals.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
+    const result: NoisyResult = {
+      store: store.kind,
+      processes: store.kind === 'sqlite' ? 'one ROLE=all process' : 'a ROLE=api process and two ROLE=worker processes',
+      hanging: options.hanging,
+      failing: options.failing,
+      backlog: options.backlog,
+      healthy: options.healthy,
+      eventsPerSecond: options.eventsPerSecond,
+      seconds: options.seconds,
+      healthyLatency: latency,
+      healthyExpected: expected,
+      healthyDelivered: perEndpointEvent.size,
+      duplicates: arrivals.length - perEndpointEvent.size,
+      timedOut: wait.timedOut,
+      requestsPerSecond: (counts.answered + counts.failed + counts.hanging) / seconds,
+      requests: counts,
+      peakRssMb,
+      peakSockets,
+    };
+    log(
+      `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
+        `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets`,
+    );
+    return result;
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
