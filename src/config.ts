@@ -149,7 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPauseAfterMs: integer(env, 'WEBHOOK_PAUSE_AFTER_MS', 86_400_000, 0, 30 * 86_400_000),
     webhookAllowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookMaxEndpointsPerHome: integer(env, 'WEBHOOK_MAX_ENDPOINTS_PER_HOME', 20, 1, 10_000),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 256, 1, 10_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 1024, 1, 10_000),
     smtpUrl,
     mailFrom: read(env, 'MAIL_FROM') ?? 'Service <no-reply@localhost>',
     demo: boolean(env, 'DEMO', true),

@@ -85,8 +85,8 @@ describe('loadConfig: defaults (decisions §1)', () => {
     expect(config.webhookMaxEndpointsPerHome).toBe(20);
   });
 
-  it('WEBHOOK_CONCURRENCY defaults to 256 healthy endpoints sent to at once', () => {
-    expect(config.webhookConcurrency).toBe(256);
+  it('WEBHOOK_CONCURRENCY defaults to 1024 healthy endpoints sent to at once', () => {
+    expect(config.webhookConcurrency).toBe(1024);
   });
 
   it('WEBHOOK_ALLOW_PRIVATE_NETWORKS defaults to false (decisions §1)', () => {

@@ -98,6 +98,14 @@ export async function runNoisyBench(options: NoisyOptions, store: WebhookStore, 
     const arrivals = (await receiver.arrivals()).filter((arrival) => arrival.endpoint.startsWith('/ok/'));
     const perEndpointEvent = new Set(arrivals.map((arrival) => `${arrival.endpoint} ${arrival.guideId}`));
     const latency = summarize(arrivals.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
+    if (process.env.BENCH_NOISY_TIMELINE) {
+      const origin = Math.min(...arrivals.map((arrival) => Date.parse(arrival.createdAt)));
+      for (let second = 0; second < options.seconds; second++) {
+        const inSecond = arrivals.filter((arrival) => Math.floor((Date.parse(arrival.createdAt) - origin) / 1000) === second);
+        const s = summarize(inSecond.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
+        log(`    second ${second}: ${s.count} arrivals, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms`);
+      }
+    }
     const result: NoisyResult = {
       store: store.kind,
       processes: store.kind === 'sqlite' ? 'one ROLE=all process' : 'a ROLE=api process and two ROLE=worker processes',

@@ -15,10 +15,9 @@
 // attempts that are not redelivered stay as they are until pruned.
 import { sql } from 'kysely';
 import type { AttemptStatus, Flag } from '../db/schema.js';
-import { isPostgres } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
-import { announceWork } from './delivery-queues.js';
+import { announceWork, lockQueues } from './delivery-queues.js';
 import { newId } from './ids.js';
 
 /** The condition of the partial indexes on waiting attempts, written out so that queries can use them. */
@@ -35,19 +34,6 @@ export interface NewAttempt {
   now: Date;
 }
 
-// On PostgreSQL, sequence numbers are handed out as rows are inserted, not as they commit: two
-// transactions could commit their first attempts out of order and a worker could claim the later one
-// first. Transactions that write first attempts therefore take this lock, so they commit in the order
-// they numbered their rows. (SQLite has a single writer already.)
-const FIRST_ATTEMPT_ORDER_LOCK = 4_711_002;
-const orderedTransactions = new WeakSet<object>();
-
-async function keepFirstAttemptsInOrder(trx: Executor): Promise<void> {
-  if (orderedTransactions.has(trx) || !trx.isTransaction || !isPostgres(trx)) return;
-  await sql`select pg_advisory_xact_lock(${FIRST_ATTEMPT_ORDER_LOCK})`.execute(trx);
-  orderedTransactions.add(trx);
-}
-
 /**
  * Writes new attempts and answers their ids. Scheduled ones are announced to their endpoints' queues,
  * unless the caller holds the endpoint's queue (`announce: false`: a retry written by the worker whose
@@ -55,7 +41,11 @@ async function keepFirstAttemptsInOrder(trx: Executor): Promise<void> {
  */
 export async function scheduleAttempts(trx: Executor, attempts: readonly NewAttempt[], options: { announce?: boolean } = {}): Promise<string[]> {
   if (attempts.length === 0) return [];
-  if (attempts.some((attempt) => attempt.attemptNumber === 1)) await keepFirstAttemptsInOrder(trx);
+  // On PostgreSQL, sequence numbers are handed out as rows are inserted, not as they commit: two
+  // transactions could commit an endpoint's attempts out of order, and a claim could take the later one
+  // first. Holding the endpoints' queues from before the insert to the commit keeps each endpoint's
+  // attempts in the order of their numbers (writes for other endpoints go on meanwhile).
+  if (options.announce !== false) await lockQueues(trx, [...new Set(attempts.map((attempt) => attempt.endpointId))]);
   const rows = attempts.map((attempt) => ({
     id: newId(),
     event_id: attempt.eventId,
@@ -176,5 +166,6 @@ export async function redeliverMissed(trx: Executor, endpointId: string, now: Da
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) return;
   markOutboxChanged(trx);
+  await lockQueues(trx, [endpointId]);
   await announceWork(trx, [endpointId], now);
 }

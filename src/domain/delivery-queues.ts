@@ -34,12 +34,12 @@ export async function openQueue(trx: Executor, endpointId: string): Promise<void
 }
 
 /**
- * Attempts due at `dueAt` were added to these endpoints' queues: each becomes ready by then, unless its
- * breaker holds probes back or a worker holds it (its holder looks again when its batch ends).
+ * Attempts due at `dueAt` were added to these endpoints' queues (locked by the caller, see lockQueues):
+ * each becomes ready by then, unless its breaker holds probes back or a worker holds it (its holder
+ * looks again when its batch ends).
  */
 export async function announceWork(trx: Executor, endpointIds: readonly string[], dueAt: Date): Promise<void> {
   if (endpointIds.length === 0) return;
-  await lockQueues(trx, endpointIds);
   const due = timestamp(dueAt);
   const earliest = greatest(trx, sql<string>`${due}`, sql<string>`coalesce(probe_at, ${due})`, sql<string>`coalesce(claimed_until, ${due})`);
   await trx
@@ -86,45 +86,59 @@ export async function extendLease(db: Executor, claim: QueueClaim, until: Date):
   return result.numUpdatedRows > 0n;
 }
 
-/** The earliest attempt of the endpoint still to be sent. */
-function earliestWaiting(endpointId: string): RawBuilder<string | null> {
-  return sql<string | null>`(SELECT min(due_at) FROM webhook_attempts WHERE endpoint_id = ${endpointId} AND status = 'scheduled')`;
+/** The earliest attempt still to be sent of the queue's endpoint (`endpointId`: a column or a value). */
+function earliestWaiting(endpointId: RawBuilder<string> | string): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT min(w.due_at) FROM webhook_attempts w WHERE w.endpoint_id = ${endpointId} AND w.status = 'scheduled')`;
 }
 
 /**
  * On PostgreSQL, locks the queues of these endpoints in one order (their ids), so that transactions
  * that touch several queues (an event for many endpoints, a group of outcomes) wait for each other
- * instead of deadlocking. SQLite runs one writer at a time.
+ * instead of deadlocking. Every transaction that writes an endpoint or its attempts as well takes its
+ * queue first. SQLite runs one writer at a time.
  */
 export async function lockQueues(trx: Executor, endpointIds: readonly string[]): Promise<void> {
   if (!isPostgres(trx) || endpointIds.length === 0) return;
   await trx.selectFrom('webhook_queues').select('endpoint_id').where('endpoint_id', 'in', endpointIds).orderBy('endpoint_id').forUpdate().execute();
 }
 
+/** What letting go of a queue answers: when it is ready again (null: nothing waits), or false when the claim was lost. */
+export type Released = { readyAt: Date | null } | false;
+
 /**
- * Lets go of a held queue once its batch's outcomes are written (in the same transaction, or before): it
- * becomes ready at its earliest waiting attempt, not before its next probe. Answers when it is ready
- * (null: nothing waits), or false when the claim was lost.
+ * Lets go of held queues, each once its batch's outcomes are written (in the same transaction, or
+ * before): it becomes ready at its earliest waiting attempt, not before its next probe. All in one
+ * statement; a queue whose revision moved on meanwhile is looked at again.
  */
-export async function releaseQueue(db: Executor, claim: QueueClaim): Promise<{ readyAt: Date | null } | false> {
-  let revision = claim.revision;
-  for (;;) {
-    const waiting = earliestWaiting(claim.endpointId);
+export async function releaseQueues(db: Executor, claims: readonly QueueClaim[]): Promise<Map<string, Released>> {
+  const results = new Map<string, Released>();
+  let pending = [...claims];
+  while (pending.length > 0) {
+    const values = sql.join(pending.map((claim) => sql`(CAST(${claim.endpointId} AS TEXT), CAST(${claim.token} AS TEXT), CAST(${claim.revision} AS INTEGER))`));
+    const waiting = earliestWaiting(sql<string>`webhook_queues.endpoint_id`);
     const gated = greatest(db, waiting, sql<string | null>`coalesce(probe_at, ${waiting})`);
-    const released = await db
-      .updateTable('webhook_queues')
-      .set({ claim_token: null, claimed_until: null, ready_at: sql`CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END` })
-      .where('endpoint_id', '=', claim.endpointId)
-      .where('claim_token', '=', claim.token)
-      .where('revision', '=', revision)
-      .returning('ready_at')
-      .executeTakeFirst();
-    if (released) return { readyAt: released.ready_at === null ? null : new Date(released.ready_at) };
-    // Work was announced since (or the claim is gone): a new look sees what that write committed.
-    const row = await db.selectFrom('webhook_queues').select(['revision', 'claim_token']).where('endpoint_id', '=', claim.endpointId).executeTakeFirst();
-    if (!row || row.claim_token !== claim.token) return false;
-    revision = row.revision;
+    const released = await sql<{ endpoint_id: string; ready_at: string | null }>`WITH v (v_endpoint, v_token, v_revision) AS (VALUES ${values})
+      UPDATE webhook_queues SET claim_token = NULL, claimed_until = NULL, ready_at = CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END
+      FROM v WHERE endpoint_id = v_endpoint AND claim_token = v_token AND revision = v_revision
+      RETURNING endpoint_id, ready_at`.execute(db);
+    for (const row of released.rows) results.set(row.endpoint_id, { readyAt: row.ready_at === null ? null : new Date(row.ready_at) });
+    const left = pending.filter((claim) => !results.has(claim.endpointId));
+    if (left.length === 0) break;
+    // Work was announced since (or the claim is gone): a new look sees what those writes committed.
+    const rows = await db
+      .selectFrom('webhook_queues')
+      .select(['endpoint_id', 'revision', 'claim_token'])
+      .where('endpoint_id', 'in', left.map((claim) => claim.endpointId))
+      .execute();
+    const now = new Map(rows.map((row) => [row.endpoint_id, row]));
+    pending = [];
+    for (const claim of left) {
+      const row = now.get(claim.endpointId);
+      if (!row || row.claim_token !== claim.token) results.set(claim.endpointId, false);
+      else pending.push({ ...claim, revision: row.revision });
+    }
   }
+  return results;
 }
 
 /** The breaker after an outcome: failures in a row, and when the next attempt may go (null: at once). */

@@ -4,7 +4,7 @@
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
-import { liftProbeGate, openQueue } from '../domain/delivery-queues.js';
+import { liftProbeGate, lockQueues, openQueue } from '../domain/delivery-queues.js';
 import { InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
 import { recordEvent, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { newId, normalizeId } from '../domain/ids.js';
@@ -163,6 +163,7 @@ export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy,
   if (input.description !== undefined) changes.description = input.description;
   if (input.events !== undefined) changes.events = storedEvents(input.events);
   return transact(ctx, async (trx) => {
+    await lockQueues(trx, [id]);
     await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
     // A new address is a new receiver: what its breaker or a Retry-After held back may go at once.
     if (input.url !== undefined) await liftProbeGate(trx, id);
@@ -171,7 +172,10 @@ export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy,
 }
 
 export async function deleteEndpoint(ctx: DomainContext, id: string): Promise<void> {
-  const result = await ctx.db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    await lockQueues(trx, [id]);
+    return trx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+  });
   if (result.numDeletedRows === 0n) throw new NotFoundError('Webhook endpoint');
 }
 

@@ -6,13 +6,13 @@
 // `commitEveryMs`: a commit costs far more than the rows in it (it writes whole pages), so deliveries to
 // many endpoints go out at the pace of the network, not of the disk.
 import { type DomainContext, notifyWorkers } from '../domain/context.js';
-import { lockQueues, type QueueClaim, releaseQueue } from '../domain/delivery-queues.js';
+import { lockQueues, type QueueClaim, type Released, releaseQueues } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy, recordDeliveries, recordFailure, type SentAttempt } from './attempt-outcome.js';
 
 type Job =
   | { kind: 'outcome'; attempt: ClaimedAttempt; sent: SentAttempt; resolve: (failures: number) => void; reject: (error: unknown) => void }
-  | { kind: 'release'; claim: QueueClaim; resolve: (released: { readyAt: Date | null } | false) => void; reject: (error: unknown) => void };
+  | { kind: 'release'; claim: QueueClaim; resolve: (released: Released) => void; reject: (error: unknown) => void };
 
 /** Jobs written in one transaction at most; more wait for the next. */
 const GROUP_AT_MOST = 500;
@@ -38,7 +38,7 @@ export class OutcomeRecorder {
   }
 
   /** Lets go of a queue after the outcomes recorded before; false when the claim had been lost. */
-  release(claim: QueueClaim): Promise<{ readyAt: Date | null } | false> {
+  release(claim: QueueClaim): Promise<Released> {
     return new Promise((resolve, reject) => this.add({ kind: 'release', claim, resolve, reject }));
   }
 
@@ -86,16 +86,12 @@ export class OutcomeRecorder {
             results.set(job, error);
           }
         }
-        let readyNow = false;
-        const now = this.ctx.clock.now().getTime();
-        for (const job of group) {
-          if (job.kind !== 'release') continue;
-          const released = await releaseQueue(trx, job.claim);
-          results.set(job, released);
-          if (released && released.readyAt !== null && released.readyAt.getTime() <= now) readyNow = true;
-        }
+        const releases = group.filter((job): job is Extract<Job, { kind: 'release' }> => job.kind === 'release');
+        const released = await releaseQueues(trx, releases.map((job) => job.claim));
+        for (const job of releases) results.set(job, released.get(job.claim.endpointId)!);
         // A queue let go with work due is for any worker to take, here or in another process.
-        if (readyNow) await notifyWorkers(this.ctx, trx);
+        const now = this.ctx.clock.now().getTime();
+        if ([...released.values()].some((queue) => queue && queue.readyAt !== null && queue.readyAt.getTime() <= now)) await notifyWorkers(this.ctx, trx);
       });
     } catch (error) {
       for (const job of group) job.reject(error);
@@ -107,7 +103,7 @@ export class OutcomeRecorder {
     for (const job of group) {
       const result = results.get(job);
       if (result instanceof LostClaimError) job.reject(result);
-      else if (job.kind === 'release') job.resolve(result as { readyAt: Date | null } | false);
+      else if (job.kind === 'release') job.resolve(result as Released);
       else job.resolve(result as number);
     }
   }

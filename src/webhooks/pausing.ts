@@ -6,7 +6,7 @@ import type { PausedReason } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { missPending, redeliverMissed } from '../domain/delivery-attempts.js';
-import { parkQueue, setBreaker } from '../domain/delivery-queues.js';
+import { lockQueues, parkQueue, setBreaker } from '../domain/delivery-queues.js';
 import { queueMail } from '../mail/mail-outbox.js';
 import { type Endpoint, requireEndpoint } from './endpoints.js';
 
@@ -55,6 +55,8 @@ function pauseMail(endpoint: Endpoint, pauseAfterMs: number) {
 
 /** Pauses an active endpoint; returns false when it was paused already (by this or another worker). */
 export async function pauseEndpoint(trx: Executor, endpointId: string, reason: PausedReason, now: Date, pauseAfterMs: number): Promise<boolean> {
+  // The queue before the endpoint, as every writer takes them (see lockQueues).
+  await lockQueues(trx, [endpointId]);
   const result = await trx
     .updateTable('webhook_endpoints')
     .set({ status: 'paused', paused_reason: reason, paused_at: timestamp(now), updated_at: timestamp(now) })
@@ -90,6 +92,7 @@ export async function pauseLongFailingEndpoints(ctx: DomainContext, pauseAfterMs
 
 export async function resumeEndpoint(ctx: DomainContext, id: string, redeliver: boolean): Promise<Endpoint> {
   return transact(ctx, async (trx) => {
+    await lockQueues(trx, [id]);
     const endpoint = await requireEndpoint(trx, id);
     // Resuming an active endpoint changes nothing; in particular its failure clock keeps running.
     if (endpoint.status === 'active') return endpoint;

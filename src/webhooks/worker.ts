@@ -5,9 +5,11 @@
 //   the lane, so receivers that start to hang cannot fill it;
 // - failing endpoints: up to `failing` batches of one attempt each (a probe). Their breaker spaces the
 //   probes out (src/webhooks/attempt-outcome.ts); a probe that succeeds moves the endpoint back.
+// Batches in flight of any kind never exceed `inFlight` (sockets and memory stay bounded).
 // A batch sends in event order and stops at its first failure: the retry schedule and the breaker take
 // over from there. After a 2xx the next attempt goes out at once while the outcome waits for the next
 // group commit; after anything else the batch waits until it is recorded (it may pause the endpoint).
+// Each lane records through a group commit of its own, so healthy outcomes never wait behind failures.
 // A committed write or the end of a batch wakes the worker; otherwise it sleeps until the next queue is
 // ready (a minute at most, so that nothing waits on a lost wake-up).
 import type { FastifyBaseLogger } from 'fastify';
@@ -30,14 +32,19 @@ export interface LaneLimits {
   batch: number;
   /** How long an attempt may wait for its answer before its batch stops counting as healthy. */
   slowAfterMs: number;
+  /** Batches in flight at most, slow ones included. */
+  inFlight: number;
 }
 
-export const DEFAULT_LANES: LaneLimits = { healthy: 256, failing: 64, batch: 100, slowAfterMs: 1000 };
-
-/** The lanes for WEBHOOK_CONCURRENCY: that many healthy batches, and a quarter as many probes. */
-export function lanesFor(concurrency: number): Partial<LaneLimits> {
-  return { healthy: concurrency, failing: Math.max(1, Math.ceil(concurrency / 4)) };
+/** The lanes for WEBHOOK_CONCURRENCY: that many healthy batches, a quarter as many probes, four times as many in all. */
+export function lanesFor(concurrency: number): Omit<LaneLimits, 'batch' | 'slowAfterMs'> {
+  return { healthy: concurrency, failing: Math.max(1, Math.ceil(concurrency / 4)), inFlight: 4 * concurrency };
 }
+
+export const DEFAULT_LANES: LaneLimits = { ...lanesFor(1024), batch: 100, slowAfterMs: 250 };
+
+// Queues taken by one claim statement at most (a claim's statement names each queue it reads from).
+const CLAIM_AT_MOST = 100;
 
 export interface WorkerOptions {
   transport: Transport;
@@ -75,7 +82,7 @@ export class DeliveryWorker extends WakeableLoop {
   private readonly lanes: LaneLimits;
   private readonly batches = new Set<RunningBatch>();
   private readonly held: Record<Slot, number> = { healthy: 0, failing: 0, slow: 0 };
-  private readonly outcomes: OutcomeRecorder;
+  private readonly outcomes: Record<Lane, OutcomeRecorder>;
 
   constructor(
     private readonly ctx: DomainContext,
@@ -83,7 +90,8 @@ export class DeliveryWorker extends WakeableLoop {
   ) {
     super(options.log);
     this.lanes = { ...DEFAULT_LANES, ...options.lanes };
-    this.outcomes = new OutcomeRecorder(ctx, options.policy, options.commitEveryMs);
+    const recorder = () => new OutcomeRecorder(ctx, options.policy, options.commitEveryMs);
+    this.outcomes = { healthy: recorder(), failing: recorder() };
   }
 
   /** Batches in flight, by the count they hold a place in. */
@@ -120,7 +128,8 @@ export class DeliveryWorker extends WakeableLoop {
   }
 
   private free(lane: Lane): number {
-    return Math.max(0, this.lanes[lane] - this.held[lane]);
+    const inFlight = this.held.healthy + this.held.failing + this.held.slow;
+    return Math.min(CLAIM_AT_MOST, Math.max(0, this.lanes[lane] - this.held[lane]), Math.max(0, this.lanes.inFlight - inFlight));
   }
 
   /** Healthy batches whose attempt has waited too long for an answer give their place to others. */
@@ -210,7 +219,7 @@ export class DeliveryWorker extends WakeableLoop {
         running.sendingSince = null;
         lastSeq = attempt.seq;
         sent++;
-        const recorded = this.outcomes.record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, token: claim.token });
+        const recorded = this.outcomes[lane].record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, token: claim.token });
         if (outcome.delivered) {
           failures = 0;
           recording.push(recorded.catch(noteFailure));
@@ -226,6 +235,6 @@ export class DeliveryWorker extends WakeableLoop {
     }
     await Promise.all(recording);
     if (recordFailure !== null) throw recordFailure;
-    await this.outcomes.release(claim);
+    await this.outcomes[lane].release(claim);
   }
 }
