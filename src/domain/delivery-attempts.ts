@@ -4,8 +4,8 @@
 //
 //   (new)     -> scheduled | missed    scheduleAttempts   an event's first attempts, a retry, a resend
 //                                                        (missed when the endpoint is paused)
-//   scheduled -> delivered | failed    recordSent,        the outcome, written only while the writer
-//   missed    -> delivered | failed    recordDelivered    still holds the endpoint's queue (missed: the
+//   scheduled -> delivered | failed    recordSent         the outcome, written only while the writer
+//   missed    -> delivered | failed                       still holds the endpoint's queue (missed: the
 //                                                        endpoint was paused while it was on its way)
 //   scheduled -> missed                missPending        the endpoint is paused
 //   missed    -> scheduled             redeliverMissed    the endpoint resumes with redelivery
@@ -75,6 +75,9 @@ export async function scheduleAttempts(trx: Executor, attempts: readonly NewAtte
 }
 
 export interface SentRecord {
+  seq: number;
+  /** The claim on the attempt's endpoint's queue under which it was sent. */
+  token: string;
   delivered: boolean;
   sentAt: Date;
   durationMs: number;
@@ -92,58 +95,24 @@ function storable(text: string | null): string | null {
 }
 
 /**
- * Records a sent attempt's outcome, if `token` still holds the attempt's endpoint's queue and no outcome
- * was written for it already; answers whether it did. An attempt that a pause marked missed while it was
- * on its way gets what happened to it: it went out.
+ * Records sent attempts' outcomes, all in one statement, each only if its `token` still holds the
+ * attempt's endpoint's queue and no outcome was written for it already; answers the seqs it recorded. An
+ * attempt that a pause marked missed while it was on its way gets what happened to it: it went out.
  */
-export async function recordSent(trx: Executor, attempt: { seq: number; endpoint_id: string }, token: string, sent: SentRecord): Promise<boolean> {
-  const result = await trx
-    .updateTable('webhook_attempts')
-    .set({
-      status: sent.delivered ? 'delivered' : 'failed',
-      sent_at: timestamp(sent.sentAt),
-      duration_ms: sent.durationMs,
-      request_headers: sent.requestHeaders,
-      response_status: sent.responseStatus,
-      response_body: storable(sent.responseBody),
-      error: storable(sent.error),
-      next_attempt_at: sent.nextAttemptAt === null ? null : timestamp(sent.nextAttemptAt),
-    })
-    .where('seq', '=', attempt.seq)
-    .where('status', 'in', ['scheduled', 'missed'])
-    .where(sql<boolean>`EXISTS (SELECT 1 FROM webhook_queues q WHERE q.endpoint_id = ${attempt.endpoint_id} AND q.claim_token = ${token})`)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-export interface DeliveredRecord {
-  seq: number;
-  /** The claim on the attempt's endpoint's queue under which it was sent. */
-  token: string;
-  sentAt: Date;
-  durationMs: number;
-  requestHeaders: string;
-  responseStatus: number;
-  responseBody: string | null;
-}
-
-/**
- * Records many delivered attempts in one statement (the worker's common case), on the terms of
- * recordSent; answers the seqs it recorded.
- */
-export async function recordDelivered(trx: Executor, records: readonly DeliveredRecord[]): Promise<Set<number>> {
+export async function recordSent(trx: Executor, records: readonly SentRecord[]): Promise<Set<number>> {
   if (records.length === 0) return new Set();
   // Typed, so that PostgreSQL knows what the parameters of a VALUES list are.
   const values = sql.join(
     records.map(
       (r) =>
-        sql`(CAST(${r.seq} AS BIGINT), CAST(${r.token} AS TEXT), CAST(${timestamp(r.sentAt)} AS TEXT), CAST(${r.durationMs} AS INTEGER),
-          CAST(${r.requestHeaders} AS TEXT), CAST(${r.responseStatus} AS INTEGER), CAST(${storable(r.responseBody)} AS TEXT))`,
+        sql`(CAST(${r.seq} AS BIGINT), CAST(${r.token} AS TEXT), CAST(${r.delivered ? 'delivered' : 'failed'} AS TEXT), CAST(${timestamp(r.sentAt)} AS TEXT),
+          CAST(${r.durationMs} AS INTEGER), CAST(${r.requestHeaders} AS TEXT), CAST(${r.responseStatus} AS INTEGER), CAST(${storable(r.responseBody)} AS TEXT),
+          CAST(${storable(r.error)} AS TEXT), CAST(${r.nextAttemptAt === null ? null : timestamp(r.nextAttemptAt)} AS TEXT))`,
     ),
   );
-  const result = await sql<{ seq: number }>`WITH v (v_seq, v_token, v_sent_at, v_duration_ms, v_request_headers, v_response_status, v_response_body) AS (VALUES ${values})
-    UPDATE webhook_attempts SET status = 'delivered', sent_at = v_sent_at, duration_ms = v_duration_ms, request_headers = v_request_headers,
-      response_status = v_response_status, response_body = v_response_body, error = NULL, next_attempt_at = NULL
+  const result = await sql<{ seq: number }>`WITH v (v_seq, v_token, v_status, v_sent_at, v_duration_ms, v_request_headers, v_response_status, v_response_body, v_error, v_next_attempt_at) AS (VALUES ${values})
+    UPDATE webhook_attempts SET status = v_status, sent_at = v_sent_at, duration_ms = v_duration_ms, request_headers = v_request_headers,
+      response_status = v_response_status, response_body = v_response_body, error = v_error, next_attempt_at = v_next_attempt_at
     FROM v
     WHERE seq = v_seq AND status IN ('scheduled', 'missed')
       AND EXISTS (SELECT 1 FROM webhook_queues q WHERE q.endpoint_id = webhook_attempts.endpoint_id AND q.claim_token = v_token)

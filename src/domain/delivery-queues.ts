@@ -141,13 +141,14 @@ export async function releaseQueues(db: Executor, claims: readonly QueueClaim[])
   return results;
 }
 
-/** The breaker after an outcome: failures in a row, and when the next attempt may go (null: at once). */
-export async function setBreaker(trx: Executor, endpointId: string, failures: number, probeAt: Date | null): Promise<void> {
-  await trx
-    .updateTable('webhook_queues')
-    .set({ failures, probe_at: probeAt === null ? null : timestamp(probeAt) })
-    .where('endpoint_id', '=', endpointId)
-    .execute();
+/** Endpoints' breakers after their outcomes: failures in a row, and when the next attempt may go (null: at once). */
+export async function setBreakers(trx: Executor, breakers: readonly { endpointId: string; failures: number; probeAt: Date | null }[]): Promise<void> {
+  if (breakers.length === 0) return;
+  const values = sql.join(
+    breakers.map((b) => sql`(CAST(${b.endpointId} AS TEXT), CAST(${b.failures} AS INTEGER), CAST(${b.probeAt === null ? null : timestamp(b.probeAt)} AS TEXT))`),
+  );
+  await sql`WITH v (v_endpoint, v_failures, v_probe_at) AS (VALUES ${values})
+    UPDATE webhook_queues SET failures = v_failures, probe_at = v_probe_at FROM v WHERE endpoint_id = v_endpoint`.execute(trx);
 }
 
 /** Drops the breaker's hold on the next attempt: the queue is ready at its earliest waiting attempt. */

@@ -3,11 +3,13 @@
 // when a 429 or 503 asks with Retry-After, never past the schedule's last delay), a 410 pauses the
 // endpoint at once, failures lasting WEBHOOK_PAUSE_AFTER_MS pause it, and the breaker counts the failure:
 // from the third in a row, the endpoint's next attempt (a probe) waits as long as the first retry would.
-// All of it commits in one transaction, and only if the attempt is still held by the claim that sent it.
+// All of it commits in one transaction, and only if the attempt is still held by the claim that sent it;
+// a group of outcomes takes a fixed number of statements however large it is.
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
-import { recordDelivered, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
-import { setBreaker } from '../domain/delivery-queues.js';
+import { sql } from 'kysely';
+import { type NewAttempt, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
+import { setBreakers } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { pauseEndpoint } from './pausing.js';
 import { JITTER, retryAfterMs, retryDelayMs } from './retry-schedule.js';
@@ -66,90 +68,114 @@ function shownError(outcome: DeliveryOutcome, throttle: Throttle | null, holdUnt
   return `${outcome.error}; the receiver asked to wait (Retry-After: ${outcome.retryAfter}), so no attempt goes to this endpoint before ${timestamp(holdUntil)}${capped}`;
 }
 
-/**
- * Records delivered attempts inside a transaction of the caller's (which records other outcomes too),
- * all in one statement; answers for each the endpoint's failures in a row after it (0), or the
- * LostClaimError of one whose claim lapsed.
- */
-export async function recordDeliveries(
-  trx: Executor,
-  sent: readonly { attempt: ClaimedAttempt; sent: SentAttempt }[],
-): Promise<(number | LostClaimError)[]> {
-  const recorded = await recordDelivered(
-    trx,
-    sent.map(({ attempt, sent: { at, headers, outcome, token } }) => ({
-      seq: attempt.seq,
-      token,
-      sentAt: at,
-      durationMs: outcome.durationMs,
-      requestHeaders: headers,
-      responseStatus: outcome.status!,
-      responseBody: outcome.body,
-    })),
-  );
-  const results: (number | LostClaimError)[] = [];
-  for (const { attempt, sent: delivery } of sent) {
-    if (!recorded.has(attempt.seq)) {
-      results.push(new LostClaimError(attempt.id));
-      continue;
-    }
-    if (delivery.failuresBefore > 0) {
-      // The endpoint is healthy again: its breaker closes and its failure clock stops.
-      await setBreaker(trx, attempt.endpoint_id, 0, null);
-      await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', attempt.endpoint_id).execute();
-    }
-    results.push(0);
-  }
-  return results;
+/** A sent attempt and what came of it, as the batch that sent it knows. */
+export interface Outcome {
+  attempt: ClaimedAttempt;
+  sent: SentAttempt;
 }
 
-/**
- * Records a failed attempt inside a transaction of the caller's and answers the endpoint's failures in
- * a row after it; LostClaimError when its claim lapsed.
- */
-export async function recordFailure(trx: Executor, ctx: DomainContext, policy: RetryPolicy, attempt: ClaimedAttempt, sent: SentAttempt): Promise<number> {
-  const { outcome, token } = sent;
-  const now = ctx.clock.now();
-  const endpoint = await trx.selectFrom('webhook_endpoints').select(['status', 'failing_since']).where('id', '=', attempt.endpoint_id).executeTakeFirst();
-  const throttle = throttleOf(policy, outcome, now);
+/** What a failure leads to, worked out before anything is written. */
+interface FailurePlan {
+  failures: number;
+  retryAt: Date | null;
+  holdUntil: Date | null;
+}
+
+function planFailure(policy: RetryPolicy, { attempt, sent }: Outcome, now: Date): FailurePlan & { error: string | null } {
+  const throttle = throttleOf(policy, sent.outcome, now);
   const delay = attempt.auto_retry ? retryDelayMs(policy.retryDelaysMs, attempt.attempt_number, policy.random) : null;
   const retryAt = delay === null ? null : new Date(now.getTime() + Math.max(delay, throttle?.holdMs ?? 0));
   const failures = sent.failuresBefore + 1;
   let probeAt = failures >= BREAKER_OPENS_AFTER ? now.getTime() + probeGapMs(policy) : null;
   if (throttle !== null) probeAt = Math.max(probeAt ?? 0, now.getTime() + throttle.holdMs);
   const holdUntil = probeAt === null ? null : new Date(probeAt);
-  const record = {
-    delivered: false,
-    sentAt: sent.at,
-    durationMs: outcome.durationMs,
-    requestHeaders: sent.headers,
-    responseStatus: outcome.status,
-    responseBody: outcome.body,
-    error: shownError(outcome, throttle, holdUntil),
-    nextAttemptAt: retryAt,
-  };
-  if (!(await recordSent(trx, attempt, token, record))) throw new LostClaimError(attempt.id);
-  if (!endpoint) return failures; // deleted meanwhile: its attempts went with it
+  return { failures, retryAt, holdUntil, error: shownError(sent.outcome, throttle, holdUntil) };
+}
 
-  let paused = endpoint.status === 'paused';
-  if (outcome.status === 410) paused = (await pauseEndpoint(trx, attempt.endpoint_id, 'gone', now, policy.pauseAfterMs)) || paused;
-  if (retryAt !== null) {
-    const status = paused ? 'missed' : 'scheduled';
-    // Not announced: this worker holds the endpoint's queue and works out when it is next ready once
-    // its batch ends.
-    await scheduleAttempts(
-      trx,
-      [{ eventId: attempt.event_id, endpointId: attempt.endpoint_id, attemptNumber: attempt.attempt_number + 1, autoRetry: true, status, dueAt: retryAt, now }],
-      { announce: false },
-    );
+/**
+ * Records outcomes of attempts, at most one batch's per endpoint (its 2xx answers and at most one other,
+ * which ended it), inside a transaction of the caller's, in a fixed number of statements however many
+ * there are, plus a few for each endpoint that a failure pauses. Answers for each the endpoint's failures
+ * in a row after it, or the LostClaimError of one whose claim lapsed (nothing of it is written).
+ */
+export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: RetryPolicy, outcomes: readonly Outcome[]): Promise<(number | LostClaimError)[]> {
+  if (outcomes.length === 0) return [];
+  const now = ctx.clock.now();
+  const plans = outcomes.map((outcome) => (outcome.sent.outcome.delivered ? null : planFailure(policy, outcome, now)));
+  const recorded = await recordSent(
+    trx,
+    outcomes.map(({ attempt, sent: { at, headers, outcome, token } }, index) => ({
+      seq: attempt.seq,
+      token,
+      delivered: outcome.delivered,
+      sentAt: at,
+      durationMs: outcome.durationMs,
+      requestHeaders: headers,
+      responseStatus: outcome.status,
+      responseBody: outcome.body,
+      error: plans[index]?.error ?? null,
+      nextAttemptAt: plans[index]?.retryAt ?? null,
+    })),
+  );
+  const failed = outcomes.filter(({ attempt }, index) => plans[index] !== null && recorded.has(attempt.seq));
+  const endpoints = new Map(
+    failed.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom('webhook_endpoints')
+            .select(['id', 'status', 'failing_since'])
+            .where('id', 'in', failed.map(({ attempt }) => attempt.endpoint_id))
+            .execute()
+        ).map((endpoint) => [endpoint.id, endpoint]),
+  );
+  const breakers: Parameters<typeof setBreakers>[1][number][] = [];
+  const healed = new Set<string>();
+  const retries: NewAttempt[] = [];
+  const failingSince: { endpointId: string; since: string }[] = [];
+  const toPause: { endpointId: string; reason: 'gone' | 'failing' }[] = [];
+  const results = outcomes.map(({ attempt, sent }, index): number | LostClaimError => {
+    if (!recorded.has(attempt.seq)) return new LostClaimError(attempt.id);
+    const plan = plans[index];
+    if (!plan) {
+      // The endpoint is healthy again: its breaker closes and its failure clock stops.
+      if (sent.failuresBefore > 0) healed.add(attempt.endpoint_id);
+      return 0;
+    }
+    const endpoint = endpoints.get(attempt.endpoint_id);
+    if (!endpoint) return plan.failures; // deleted meanwhile: its attempts went with it
+    if (plan.retryAt !== null) {
+      // Not announced: the worker that sent it holds the endpoint's queue and works out when it is next
+      // ready once its batch ends. Missed if the endpoint is paused (a pause below marks it so too).
+      retries.push({ eventId: attempt.event_id, endpointId: attempt.endpoint_id, attemptNumber: attempt.attempt_number + 1, autoRetry: true, status: 'scheduled', dueAt: plan.retryAt, now });
+    }
+    breakers.push({ endpointId: attempt.endpoint_id, failures: plan.failures, probeAt: plan.holdUntil });
+    // The failure clock starts at a failure that follows a success (earlier in this batch, or before it).
+    const since = sent.failuresBefore === 0 || endpoint.failing_since === null ? timestamp(sent.at) : endpoint.failing_since;
+    if (since !== endpoint.failing_since) failingSince.push({ endpointId: attempt.endpoint_id, since });
+    // A 410 pauses at once; otherwise failures lasting WEBHOOK_PAUSE_AFTER_MS do.
+    if (sent.outcome.status === 410) toPause.push({ endpointId: attempt.endpoint_id, reason: 'gone' });
+    else if (Date.parse(since) <= now.getTime() - policy.pauseAfterMs) toPause.push({ endpointId: attempt.endpoint_id, reason: 'failing' });
+    return plan.failures;
+  });
+  // A batch that succeeded and then failed ends failing: its failure decides the breaker.
+  for (const { endpointId } of breakers) healed.delete(endpointId);
+  const pausedAlready = new Set([...endpoints.values()].filter((endpoint) => endpoint.status === 'paused').map((endpoint) => endpoint.id));
+  for (const retry of retries) if (pausedAlready.has(retry.endpointId)) retry.status = 'missed';
+  await scheduleAttempts(trx, retries, { announce: false });
+  await setBreakers(trx, [...breakers, ...[...healed].map((endpointId) => ({ endpointId, failures: 0, probeAt: null }))]);
+  await setFailingSince(trx, failingSince, healed);
+  // Pausing marks what waits missed, the retry just written included.
+  for (const { endpointId, reason } of toPause) await pauseEndpoint(trx, endpointId, reason, now, policy.pauseAfterMs);
+  return results;
+}
+
+/** Starts the failure clocks of endpoints that failed after a success, and stops those of endpoints healthy again. */
+async function setFailingSince(trx: Executor, started: readonly { endpointId: string; since: string }[], stopped: ReadonlySet<string>): Promise<void> {
+  if (started.length > 0) {
+    const values = sql.join(started.map(({ endpointId, since }) => sql`(CAST(${endpointId} AS TEXT), CAST(${since} AS TEXT))`));
+    await sql`WITH v (v_endpoint, v_since) AS (VALUES ${values})
+      UPDATE webhook_endpoints SET failing_since = v_since FROM v WHERE id = v_endpoint`.execute(trx);
   }
-  await setBreaker(trx, attempt.endpoint_id, failures, holdUntil);
-  const failingSince = endpoint.failing_since ?? timestamp(sent.at);
-  if (endpoint.failing_since === null) {
-    await trx.updateTable('webhook_endpoints').set({ failing_since: failingSince }).where('id', '=', attempt.endpoint_id).execute();
-  }
-  if (!paused && Date.parse(failingSince) <= now.getTime() - policy.pauseAfterMs) {
-    await pauseEndpoint(trx, attempt.endpoint_id, 'failing', now, policy.pauseAfterMs);
-  }
-  return failures;
+  if (stopped.size > 0) await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', 'in', [...stopped]).execute();
 }

@@ -8,7 +8,7 @@
 import { type DomainContext, notifyWorkers } from '../domain/context.js';
 import { lockQueues, type QueueClaim, type Released, releaseQueues } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
-import { LostClaimError, type RetryPolicy, recordDeliveries, recordFailure, type SentAttempt } from './attempt-outcome.js';
+import { LostClaimError, type RetryPolicy, recordOutcomes, type SentAttempt } from './attempt-outcome.js';
 
 type Job =
   | { kind: 'outcome'; attempt: ClaimedAttempt; sent: SentAttempt; resolve: (failures: number) => void; reject: (error: unknown) => void }
@@ -66,26 +66,14 @@ export class OutcomeRecorder {
   private async writeGroup(group: Job[]): Promise<void> {
     const results = new Map<Job, unknown>();
     // Per endpoint, a group holds one batch's jobs: its 2xx outcomes, at most one other (which ended the
-    // batch) and its release. So the 2xx outcomes of every batch are written first, in one statement,
-    // then the others, then the releases.
+    // batch) and its release. So the outcomes are written first, then the releases.
     const outcomes = group.filter((job): job is Extract<Job, { kind: 'outcome' }> => job.kind === 'outcome');
-    const delivered = outcomes.filter((job) => job.sent.outcome.delivered);
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
         const endpointIds = group.map((job) => (job.kind === 'outcome' ? job.attempt.endpoint_id : job.claim.endpointId));
         await lockQueues(trx, [...new Set(endpointIds)]);
-        const recorded = await recordDeliveries(trx, delivered);
-        delivered.forEach((job, index) => results.set(job, recorded[index]));
-        for (const job of outcomes) {
-          if (job.sent.outcome.delivered) continue;
-          try {
-            results.set(job, await recordFailure(trx, this.ctx, this.policy, job.attempt, job.sent));
-          } catch (error) {
-            // A lapsed claim wrote nothing; the others' outcomes still stand.
-            if (!(error instanceof LostClaimError)) throw error;
-            results.set(job, error);
-          }
-        }
+        const recorded = await recordOutcomes(trx, this.ctx, this.policy, outcomes);
+        outcomes.forEach((job, index) => results.set(job, recorded[index]));
         const releases = group.filter((job): job is Extract<Job, { kind: 'release' }> => job.kind === 'release');
         const released = await releaseQueues(trx, releases.map((job) => job.claim));
         for (const job of releases) results.set(job, released.get(job.claim.endpointId)!);

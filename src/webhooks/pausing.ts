@@ -6,7 +6,7 @@ import type { PausedReason } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { missPending, redeliverMissed } from '../domain/delivery-attempts.js';
-import { lockQueues, parkQueue, setBreaker } from '../domain/delivery-queues.js';
+import { lockQueues, parkQueue, setBreakers } from '../domain/delivery-queues.js';
 import { queueMail } from '../mail/mail-outbox.js';
 import { type Endpoint, requireEndpoint } from './endpoints.js';
 
@@ -103,7 +103,7 @@ export async function resumeEndpoint(ctx: DomainContext, id: string, redeliver: 
       .where('id', '=', id)
       .execute();
     // Resuming says the receiver works again: its breaker starts closed.
-    await setBreaker(trx, id, 0, null);
+    await setBreakers(trx, [{ endpointId: id, failures: 0, probeAt: null }]);
     if (redeliver) await redeliverMissed(trx, id, now);
     return requireEndpoint(trx, id);
   });
