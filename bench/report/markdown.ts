@@ -170,14 +170,24 @@ const METHOD = `## How it measures
   store's 500,000th newest guide is.
 - **Memory.** VmRSS of the server under load, sampled every 100 ms during each measured run (the table's
   RSS column), and VmHWM at the end of each pass (the peak table).
-- **Webhooks.** The service with \`ROLE=all\` on a fresh store, 10 endpoints of one team on a receiver
-  process (\`bench/webhooks/receiver.ts\`) that answers 200 at once. Throughput: events made through
-  \`POST /admin/v1/guides\` by 8 clients; deliveries/s from the first arrival to the last. Latency: a
-  separate steady trickle of events; arrival minus the event's \`created_at\` (stamped inside the committing
-  transaction, millisecond precision), and arrival minus the moment the write's answer reached the client
-  (which can be negative: a delivery may arrive before the answer does). Ceiling: a bare undici loop
-  replaying 100 captured signed deliveries to the same receiver, 10 in flight (the worker sends to each
-  endpoint one at a time).
+- **Webhooks.** 10 endpoints of one team on a receiver process (\`bench/webhooks/receiver.ts\`) that
+  answers 200 at once. Throughput: events made through \`POST /admin/v1/guides\` by 8 clients with nothing
+  delivered yet, then \`ROLE=worker\` processes drain them (SQLite: one; PostgreSQL: one, then two on a
+  copy with the same events); deliveries/s from the first arrival to the last, with the machine's busy
+  share and each process's CPU seconds. Latency: a steady trickle of events after a warm-up (SQLite: one
+  \`ROLE=all\` process; PostgreSQL: a \`ROLE=api\` process and two workers); arrival minus the event's
+  \`created_at\` (stamped inside the committing transaction, millisecond precision), and arrival minus the
+  moment the write's answer reached the client (which can be negative: a delivery may arrive before the
+  answer does). Ceiling: a bare undici loop replaying the captured signed deliveries to the same receiver,
+  10 in flight (the worker sends to each endpoint one at a time). PostgreSQL keeps its durable defaults.
+- **The bad day** (\`--only noisy\`). 1,000 endpoints whose receiver accepts the request and never answers
+  and 1,000 that answer 500 at once (20 to a team), each with 3 events waiting, set up before the delivery
+  processes start; then the delivery processes start (SQLite: one \`ROLE=all\`; PostgreSQL: a \`ROLE=api\`
+  and two \`ROLE=worker\`) and 10 healthy endpoints of another team get 100 events/s for 30 s from the same
+  moment, so they meet the first wave of hanging requests head on. Measured: each healthy delivery's
+  arrival minus its event's \`created_at\`, that every healthy event arrived exactly once, all requests the
+  receiver got per second, and the workers' resident memory and open sockets, sampled every 100 ms.
+  \`BENCH_NOISY_TIMELINE=1\` prints the healthy latency second by second.
 `;
 
 export function renderBenchmarks(runs: { full: BenchResults | null; quick: BenchResults | null }, changes: string): string {

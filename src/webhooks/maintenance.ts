@@ -1,8 +1,8 @@
 // The webhook upkeep that is not sending, in a loop of its own so that it never waits on a delivery and no
 // delivery waits on it: it closes coalescing windows when they are due (which records their guide.updated
 // events), once a minute pauses endpoints that have failed for too long and prunes what is older than 30
-// days, and hands queued e-mail to SMTP. A committed write wakes it (at most one cycle every 50 ms);
-// otherwise it sleeps until the next window closes, a minute at most.
+// days, and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
+// window closes, a minute at most.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
@@ -20,8 +20,6 @@ export interface MaintenanceOptions {
 }
 
 const EVERY_MINUTE_MS = 60_000;
-// Every commit that schedules work wakes the upkeep as well as the worker; it needs far fewer turns.
-const LEAST_GAP_MS = 50;
 
 export class WebhookMaintenance extends WakeableLoop {
   private lastMinutely = 0;
@@ -31,7 +29,7 @@ export class WebhookMaintenance extends WakeableLoop {
     private readonly ctx: DomainContext,
     private readonly options: MaintenanceOptions,
   ) {
-    super(options.log, LEAST_GAP_MS);
+    super(options.log);
   }
 
   override async stop(): Promise<void> {

@@ -1,8 +1,6 @@
 // A background loop that runs a cycle, sleeps for as long as the cycle says, and is woken early by
 // `wake()` (a write committed, a batch ended). A wake-up that arrives during a cycle is not lost: the
-// next sleep returns at once. A loop may ask for a least gap between its cycles' starts, so that a storm
-// of wake-ups (one per commit under load) costs it a cycle per gap, not one per wake-up. The worker and
-// the upkeep are both such loops.
+// next sleep returns at once. The worker and the upkeep are both such loops.
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxSignal } from '../domain/context.js';
 
@@ -14,10 +12,7 @@ export abstract class WakeableLoop implements OutboxSignal {
   private wakeUp: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
 
-  constructor(
-    protected readonly log: FastifyBaseLogger,
-    private readonly leastGapMs = 0,
-  ) {}
+  constructor(protected readonly log: FastifyBaseLogger) {}
 
   protected get isRunning(): boolean {
     return this.running;
@@ -48,11 +43,8 @@ export abstract class WakeableLoop implements OutboxSignal {
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      const started = performance.now();
       const sleepMs = await this.attempt('running a cycle', () => this.cycle());
       await this.sleep(sleepMs ?? 0);
-      const early = started + this.leastGapMs - performance.now();
-      if (early > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, early));
     }
   }
 
