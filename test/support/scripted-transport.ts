@@ -26,6 +26,7 @@ export class ScriptedTransport implements Transport {
   /** Read when a delivery starts, to record the worker's lanes (set once the service exists). */
   inFlight: () => Readonly<Record<string, number>> = () => ({});
   private readonly hanging = new Set<(outcome: DeliveryOutcome) => void>();
+  private hungUp = false;
 
   async send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
     const path = new URL(delivery.url).pathname;
@@ -37,7 +38,7 @@ export class ScriptedTransport implements Transport {
       inFlight: this.inFlight(),
     });
     const reply = this.reply(path, delivery);
-    if (reply === 'hang') return new Promise((resolve) => this.hanging.add(resolve));
+    if (reply === 'hang') return this.hungUp ? HUNG_UP : new Promise((resolve) => this.hanging.add(resolve));
     const delivered = reply.status >= 200 && reply.status < 300;
     return { delivered, status: reply.status, body: '', error: delivered ? null : `answered ${reply.status}`, durationMs: 1, retryAfter: reply.retryAfter ?? null };
   }
@@ -47,8 +48,12 @@ export class ScriptedTransport implements Transport {
     return this.hanging.size;
   }
 
-  /** Answers every hanging delivery as a time-out would (services close only once nothing is in flight). */
+  /**
+   * Answers every hanging delivery as a time-out would, and from now on every delivery told to hang at
+   * once (a service closes only once nothing is in flight, and its worker may send more meanwhile).
+   */
   hangUpAll(): void {
+    this.hungUp = true;
     this.answerHanging(HUNG_UP);
   }
 
