@@ -1,7 +1,7 @@
 // The benchmark's command line: `npm run bench -- [--quick] [--reuse] [--only list,search,…] [--no-webhooks]
 // [--seconds N] [--warmup N] [--guides N,…]`.
 import { parseArgs } from 'node:util';
-import type { Mode } from './results.js';
+import type { Mode, NoisyShape } from './results.js';
 
 export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
@@ -22,7 +22,7 @@ export interface BenchOptions {
   webhookEndpoints: number;
   latencyEventsPerSecond: number;
   latencySeconds: number;
-  noisy: { hanging: number; failing: number; backlog: number; healthy: number; eventsPerSecond: number; seconds: number };
+  noisy: NoisyShape;
   /** Stores the webhook benchmarks run on. */
   webhookStores: ('sqlite' | 'postgres')[];
   /** Write BENCHMARKS.md from this run (off for trial runs with --only). */

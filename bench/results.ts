@@ -105,17 +105,23 @@ export interface WebhookStoreResult {
   hwmMb: number;
 }
 
-/** The bad day: hanging and failing endpoints beside healthy ones. */
-export interface NoisyResult {
-  store: 'sqlite' | 'postgres';
-  processes: string;
+/** The bad day's shape: how many endpoints hang and fail, and the healthy stream beside them. */
+export interface NoisyShape {
+  /** Endpoints that never answer, and endpoints that answer 500. */
   hanging: number;
   failing: number;
-  /** Events waiting for each bad endpoint at the start. */
+  /** Events waiting for each bad endpoint when the delivery processes start. */
   backlog: number;
+  /** Healthy endpoints, the events per second they get, and for how long. */
   healthy: number;
   eventsPerSecond: number;
   seconds: number;
+}
+
+/** The bad day: hanging and failing endpoints beside healthy ones. */
+export interface NoisyResult extends NoisyShape {
+  store: 'sqlite' | 'postgres';
+  processes: string;
   /** Healthy deliveries: arrival minus the event's created_at. */
   healthyLatency: LatencySummary;
   healthyExpected: number;

@@ -21,7 +21,7 @@ import type { Resolver } from './webhooks/network-guard.js';
 import { OutboxListener } from './webhooks/outbox-listener.js';
 import { WebhookMaintenance } from './webhooks/maintenance.js';
 import { type Transport, WebhookSender } from './webhooks/sender.js';
-import { DeliveryWorker, type LaneLimits, lanesFor } from './webhooks/worker.js';
+import { DeliveryWorker, type LaneLimits } from './webhooks/worker.js';
 
 export interface Service {
   app: TypeBoxApp;
@@ -116,7 +116,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         policy,
         timeoutMs: config.webhookTimeoutMs,
         log: log.child({ component: 'worker' }),
-        lanes: { ...lanesFor(config.webhookConcurrency), ...options.lanes },
+        concurrency: config.webhookConcurrency,
+        lanes: options.lanes,
         idleAtMostMs,
       });
       const upkeep = new WebhookMaintenance(ctx, { mailer, pauseAfterMs: policy.pauseAfterMs, log: log.child({ component: 'maintenance' }), idleAtMostMs });

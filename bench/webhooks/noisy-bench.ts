@@ -10,27 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, memoryOf, socketsOf } from '../processes.js';
-import type { NoisyResult } from '../results.js';
+import type { NoisyResult, NoisyShape } from '../results.js';
 import { inParallel, serviceStarter, sleep, startReceiver } from './bench-services.js';
 import { summarize } from './percentiles.js';
 import type { WebhookStore } from './webhook-bench.js';
-
-export interface NoisyOptions {
-  /** Endpoints that never answer, and endpoints that answer 500. */
-  hanging: number;
-  failing: number;
-  /** Events waiting for each bad endpoint when the delivery processes start. */
-  backlog: number;
-  healthy: number;
-  eventsPerSecond: number;
-  seconds: number;
-}
 
 const PER_TEAM = 20;
 const SETUP_CLIENTS = 8;
 const DRAIN_WAIT_MS = 30_000;
 
-export async function runNoisyBench(options: NoisyOptions, store: WebhookStore, log: (line: string) => void): Promise<NoisyResult> {
+export async function runNoisyBench(options: NoisyShape, store: WebhookStore, log: (line: string) => void): Promise<NoisyResult> {
   const dir = mkdtempSync(join(tmpdir(), 'guide-service-bench-noisy-'));
   const children: Child[] = [];
   const label = store.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
@@ -109,12 +98,7 @@ export async function runNoisyBench(options: NoisyOptions, store: WebhookStore, 
     const result: NoisyResult = {
       store: store.kind,
       processes: store.kind === 'sqlite' ? 'one ROLE=all process' : 'a ROLE=api process and two ROLE=worker processes',
-      hanging: options.hanging,
-      failing: options.failing,
-      backlog: options.backlog,
-      healthy: options.healthy,
-      eventsPerSecond: options.eventsPerSecond,
-      seconds: options.seconds,
+      ...options,
       healthyLatency: latency,
       healthyExpected: expected,
       healthyDelivered: perEndpointEvent.size,

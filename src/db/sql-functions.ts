@@ -14,3 +14,16 @@ export function greatest<T>(db: Kysely<any>, ...values: Expression<T>[]): RawBui
   const list = sql.join(values);
   return isPostgres(db) ? sql<T>`greatest(${list})` : sql<T>`max(${list})`;
 }
+
+type ColumnType = 'TEXT' | 'INTEGER' | 'BIGINT';
+
+/**
+ * `v (columns…) AS (VALUES (…), …)` for a WITH clause: rows given to one statement, which joins them to
+ * a table to update many rows at once. Each value is cast to its column's type, so that PostgreSQL knows
+ * what the parameters of a VALUES list are. Column names come from the code, never from input.
+ */
+export function valuesTable<C extends string>(columns: Record<C, ColumnType>, rows: readonly Record<C, unknown>[]): RawBuilder<unknown> {
+  const names = Object.keys(columns) as C[];
+  const tuples = rows.map((row) => sql`(${sql.join(names.map((name) => sql`CAST(${row[name]} AS ${sql.raw(columns[name])})`))})`);
+  return sql`v (${sql.join(names.map((name) => sql.raw(name)))}) AS (VALUES ${sql.join(tuples)})`;
+}

@@ -15,6 +15,7 @@
 // attempts that are not redelivered stay as they are until pruned.
 import { sql } from 'kysely';
 import type { AttemptStatus, Flag } from '../db/schema.js';
+import { valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 import { announceWork, lockQueues } from './delivery-queues.js';
@@ -101,16 +102,22 @@ function storable(text: string | null): string | null {
  */
 export async function recordSent(trx: Executor, records: readonly SentRecord[]): Promise<Set<number>> {
   if (records.length === 0) return new Set();
-  // Typed, so that PostgreSQL knows what the parameters of a VALUES list are.
-  const values = sql.join(
-    records.map(
-      (r) =>
-        sql`(CAST(${r.seq} AS BIGINT), CAST(${r.token} AS TEXT), CAST(${r.delivered ? 'delivered' : 'failed'} AS TEXT), CAST(${timestamp(r.sentAt)} AS TEXT),
-          CAST(${r.durationMs} AS INTEGER), CAST(${r.requestHeaders} AS TEXT), CAST(${r.responseStatus} AS INTEGER), CAST(${storable(r.responseBody)} AS TEXT),
-          CAST(${storable(r.error)} AS TEXT), CAST(${r.nextAttemptAt === null ? null : timestamp(r.nextAttemptAt)} AS TEXT))`,
-    ),
+  const v = valuesTable(
+    { v_seq: 'BIGINT', v_token: 'TEXT', v_status: 'TEXT', v_sent_at: 'TEXT', v_duration_ms: 'INTEGER', v_request_headers: 'TEXT', v_response_status: 'INTEGER', v_response_body: 'TEXT', v_error: 'TEXT', v_next_attempt_at: 'TEXT' },
+    records.map((r) => ({
+      v_seq: r.seq,
+      v_token: r.token,
+      v_status: r.delivered ? 'delivered' : 'failed',
+      v_sent_at: timestamp(r.sentAt),
+      v_duration_ms: r.durationMs,
+      v_request_headers: r.requestHeaders,
+      v_response_status: r.responseStatus,
+      v_response_body: storable(r.responseBody),
+      v_error: storable(r.error),
+      v_next_attempt_at: r.nextAttemptAt === null ? null : timestamp(r.nextAttemptAt),
+    })),
   );
-  const result = await sql<{ seq: number }>`WITH v (v_seq, v_token, v_status, v_sent_at, v_duration_ms, v_request_headers, v_response_status, v_response_body, v_error, v_next_attempt_at) AS (VALUES ${values})
+  const result = await sql<{ seq: number }>`WITH ${v}
     UPDATE webhook_attempts SET status = v_status, sent_at = v_sent_at, duration_ms = v_duration_ms, request_headers = v_request_headers,
       response_status = v_response_status, response_body = v_response_body, error = v_error, next_attempt_at = v_next_attempt_at
     FROM v
@@ -125,7 +132,10 @@ export async function missPending(trx: Executor, endpointId: string): Promise<vo
   await trx.updateTable('webhook_attempts').set({ status: 'missed' }).where('endpoint_id', '=', endpointId).where(WAITING).execute();
 }
 
-/** Resume with redelivery: every missed attempt is due now, and they go oldest first (event order). */
+/**
+ * Resume with redelivery: every missed attempt is due now, and they go oldest first (event order). The
+ * caller holds the endpoint's queue (lockQueues), as it took it before writing the endpoint.
+ */
 export async function redeliverMissed(trx: Executor, endpointId: string, now: Date): Promise<void> {
   const result = await trx
     .updateTable('webhook_attempts')
@@ -135,6 +145,5 @@ export async function redeliverMissed(trx: Executor, endpointId: string, now: Da
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) return;
   markOutboxChanged(trx);
-  await lockQueues(trx, [endpointId]);
   await announceWork(trx, [endpointId], now);
 }

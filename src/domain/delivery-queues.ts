@@ -8,7 +8,7 @@
 // holder's recomputation stands only if the revision is the one it knows: otherwise it may have missed an
 // attempt committed meanwhile, and it looks again.
 import { type RawBuilder, sql } from 'kysely';
-import { greatest, isPostgres } from '../db/sql-functions.js';
+import { greatest, isPostgres, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 
@@ -114,10 +114,13 @@ export async function releaseQueues(db: Executor, claims: readonly QueueClaim[])
   const results = new Map<string, Released>();
   let pending = [...claims];
   while (pending.length > 0) {
-    const values = sql.join(pending.map((claim) => sql`(CAST(${claim.endpointId} AS TEXT), CAST(${claim.token} AS TEXT), CAST(${claim.revision} AS INTEGER))`));
+    const v = valuesTable(
+      { v_endpoint: 'TEXT', v_token: 'TEXT', v_revision: 'INTEGER' },
+      pending.map((claim) => ({ v_endpoint: claim.endpointId, v_token: claim.token, v_revision: claim.revision })),
+    );
     const waiting = earliestWaiting(sql<string>`webhook_queues.endpoint_id`);
     const gated = greatest(db, waiting, sql<string | null>`coalesce(probe_at, ${waiting})`);
-    const released = await sql<{ endpoint_id: string; ready_at: string | null }>`WITH v (v_endpoint, v_token, v_revision) AS (VALUES ${values})
+    const released = await sql<{ endpoint_id: string; ready_at: string | null }>`WITH ${v}
       UPDATE webhook_queues SET claim_token = NULL, claimed_until = NULL, ready_at = CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END
       FROM v WHERE endpoint_id = v_endpoint AND claim_token = v_token AND revision = v_revision
       RETURNING endpoint_id, ready_at`.execute(db);
@@ -142,12 +145,19 @@ export async function releaseQueues(db: Executor, claims: readonly QueueClaim[])
 }
 
 /** Endpoints' breakers after their outcomes: failures in a row, and when the next attempt may go (null: at once). */
-export async function setBreakers(trx: Executor, breakers: readonly { endpointId: string; failures: number; probeAt: Date | null }[]): Promise<void> {
+export interface Breaker {
+  endpointId: string;
+  failures: number;
+  probeAt: Date | null;
+}
+
+export async function setBreakers(trx: Executor, breakers: readonly Breaker[]): Promise<void> {
   if (breakers.length === 0) return;
-  const values = sql.join(
-    breakers.map((b) => sql`(CAST(${b.endpointId} AS TEXT), CAST(${b.failures} AS INTEGER), CAST(${b.probeAt === null ? null : timestamp(b.probeAt)} AS TEXT))`),
+  const v = valuesTable(
+    { v_endpoint: 'TEXT', v_failures: 'INTEGER', v_probe_at: 'TEXT' },
+    breakers.map((b) => ({ v_endpoint: b.endpointId, v_failures: b.failures, v_probe_at: b.probeAt === null ? null : timestamp(b.probeAt) })),
   );
-  await sql`WITH v (v_endpoint, v_failures, v_probe_at) AS (VALUES ${values})
+  await sql`WITH ${v}
     UPDATE webhook_queues SET failures = v_failures, probe_at = v_probe_at FROM v WHERE endpoint_id = v_endpoint`.execute(trx);
 }
 

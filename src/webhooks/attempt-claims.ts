@@ -75,6 +75,10 @@ async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afte
     .execute();
 }
 
+function endpointOf(row: BatchRow): ClaimedEndpoint {
+  return { url: row.url, signing_key: row.signing_key, status: row.status };
+}
+
 function attemptOf(row: BatchRow): ClaimedAttempt {
   const { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload } = row;
   return { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload };
@@ -94,7 +98,7 @@ export async function claimBatches(ctx: DomainContext, lane: Lane, limits: Claim
   const batches = new Map<string, ClaimedBatch>(claims.map((claim) => [claim.endpointId, { claim, lane, claimedAt: now, endpoint: null, attempts: [] }]));
   for (const row of rows) {
     const batch = batches.get(row.endpoint_id)!;
-    batch.endpoint ??= { url: row.url, signing_key: row.signing_key, status: row.status };
+    batch.endpoint ??= endpointOf(row);
     batch.attempts.push(attemptOf(row));
   }
   return [...batches.values()];
@@ -106,6 +110,5 @@ export async function claimBatches(ctx: DomainContext, lane: Lane, limits: Claim
  */
 export async function nextAttempts(ctx: DomainContext, claim: QueueClaim, afterSeq: number, count: number): Promise<{ endpoint: ClaimedEndpoint | null; attempts: ClaimedAttempt[] }> {
   const rows = await readFronts(ctx, [{ endpointId: claim.endpointId, afterSeq }], count, ctx.clock.now());
-  const first = rows[0];
-  return { endpoint: first ? { url: first.url, signing_key: first.signing_key, status: first.status } : null, attempts: rows.map(attemptOf) };
+  return { endpoint: rows[0] ? endpointOf(rows[0]) : null, attempts: rows.map(attemptOf) };
 }

@@ -8,8 +8,9 @@
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
 import { sql } from 'kysely';
+import { valuesTable } from '../db/sql-functions.js';
 import { type NewAttempt, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
-import { setBreakers } from '../domain/delivery-queues.js';
+import { type Breaker, setBreakers } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { pauseEndpoint } from './pausing.js';
 import { JITTER, retryAfterMs, retryDelayMs } from './retry-schedule.js';
@@ -129,7 +130,7 @@ export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: 
             .execute()
         ).map((endpoint) => [endpoint.id, endpoint]),
   );
-  const breakers: Parameters<typeof setBreakers>[1][number][] = [];
+  const breakers: Breaker[] = [];
   const healed = new Set<string>();
   const retries: NewAttempt[] = [];
   const failingSince: { endpointId: string; since: string }[] = [];
@@ -173,8 +174,8 @@ export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: 
 /** Starts the failure clocks of endpoints that failed after a success, and stops those of endpoints healthy again. */
 async function setFailingSince(trx: Executor, started: readonly { endpointId: string; since: string }[], stopped: ReadonlySet<string>): Promise<void> {
   if (started.length > 0) {
-    const values = sql.join(started.map(({ endpointId, since }) => sql`(CAST(${endpointId} AS TEXT), CAST(${since} AS TEXT))`));
-    await sql`WITH v (v_endpoint, v_since) AS (VALUES ${values})
+    const v = valuesTable({ v_endpoint: 'TEXT', v_since: 'TEXT' }, started.map(({ endpointId, since }) => ({ v_endpoint: endpointId, v_since: since })));
+    await sql`WITH ${v}
       UPDATE webhook_endpoints SET failing_since = v_since FROM v WHERE id = v_endpoint`.execute(trx);
   }
   if (stopped.size > 0) await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', 'in', [...stopped]).execute();

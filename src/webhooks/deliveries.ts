@@ -53,7 +53,7 @@ const ATTEMPT_COLUMNS = [
 type AttemptRow = Omit<AttemptView, 'request_headers' | 'status'> & { request_headers: string | null; status: AttemptStatus };
 
 /** Whether a worker holds the endpoint's queue now, sending its due attempts. */
-async function heldSince(db: Executor, endpointId: string, now: string): Promise<boolean> {
+async function isHeld(db: Executor, endpointId: string, now: string): Promise<boolean> {
   const queue = await db.selectFrom('webhook_queues').select('claimed_until').where('endpoint_id', '=', endpointId).executeTakeFirst();
   return queue?.claimed_until != null && queue.claimed_until >= now;
 }
@@ -77,7 +77,7 @@ export interface AttemptPageQuery {
 export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): Promise<{ items: AttemptView[]; next: KeysetPosition | null }> {
   await requireEndpoint(ctx.db, query.endpointId);
   const now = timestamp(ctx.clock.now());
-  const held = await heldSince(ctx.db, query.endpointId, now);
+  const held = await isHeld(ctx.db, query.endpointId, now);
   let select = ctx.db
     .selectFrom('webhook_attempts as a')
     .innerJoin('events as e', 'e.id', 'a.event_id')
@@ -107,7 +107,7 @@ export async function requireAttempt(ctx: DomainContext, id: string): Promise<At
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Delivery');
   const now = timestamp(ctx.clock.now());
-  return view(row, await heldSince(ctx.db, row.endpoint_id, now), now);
+  return view(row, await isHeld(ctx.db, row.endpoint_id, now), now);
 }
 
 /** Sends an attempt's event to its endpoint again, as a new attempt with a new delivery id. */

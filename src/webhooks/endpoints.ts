@@ -2,6 +2,7 @@
 // pick; a ping is sent when one is created and whenever an admin asks; the signing key is shown on
 // request and rotated at once.
 import type { WebhookEndpointsTable } from '../db/schema.js';
+import { isPostgres } from '../db/sql-functions.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { liftProbeGate, lockQueues, openQueue } from '../domain/delivery-queues.js';
@@ -11,7 +12,6 @@ import { newId, normalizeId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
 import { type Home, requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
-import { isPostgres } from '../db/sql-functions.js';
 import { newSigningKey } from './signing.js';
 
 export type Endpoint = WebhookEndpointsTable;

@@ -37,11 +37,9 @@ export interface LaneLimits {
 }
 
 /** The lanes for WEBHOOK_CONCURRENCY: that many healthy batches, a quarter as many probes, four times as many in all. */
-export function lanesFor(concurrency: number): Omit<LaneLimits, 'batch' | 'slowAfterMs'> {
-  return { healthy: concurrency, failing: Math.max(1, Math.ceil(concurrency / 4)), inFlight: 4 * concurrency };
+function lanesFor(concurrency: number): LaneLimits {
+  return { healthy: concurrency, failing: Math.max(1, Math.ceil(concurrency / 4)), inFlight: 4 * concurrency, batch: 100, slowAfterMs: 250 };
 }
-
-export const DEFAULT_LANES: LaneLimits = { ...lanesFor(1024), batch: 100, slowAfterMs: 250 };
 
 // Queues taken by one claim statement at most (a claim's statement names each queue it reads from).
 const CLAIM_AT_MOST = 100;
@@ -53,6 +51,9 @@ export interface WorkerOptions {
   policy: RetryPolicy;
   timeoutMs: number;
   log: FastifyBaseLogger;
+  /** WEBHOOK_CONCURRENCY, which sizes the lanes. */
+  concurrency: number;
+  /** Lane limits other than those the concurrency gives (tests). */
   lanes?: Partial<LaneLimits>;
   /** The longest the worker sleeps without a wake-up; short while it cannot be woken from elsewhere. */
   idleAtMostMs?: () => number;
@@ -89,7 +90,7 @@ export class DeliveryWorker extends WakeableLoop {
     private readonly options: WorkerOptions,
   ) {
     super(options.log);
-    this.lanes = { ...DEFAULT_LANES, ...options.lanes };
+    this.lanes = { ...lanesFor(options.concurrency), ...options.lanes };
     const recorder = () => new OutcomeRecorder(ctx, options.policy, options.commitEveryMs);
     this.outcomes = { healthy: recorder(), failing: recorder() };
   }
