@@ -149,6 +149,23 @@ describe('a failing endpoint costs only its own time (decisions §9)', () => {
     expect(rest[0]!.inFlight).toMatchObject({ failing: 1, healthy: 0 });
     expect(rest[1]!.inFlight).toMatchObject({ failing: 0, healthy: 1 });
   });
+
+  it('a new URL is a new receiver: what the breaker held back goes to it at once', async () => {
+    let failing = false;
+    const { s, transport } = await scriptedService((path) => (path === '/receiver' ? (failing ? { status: 500 } : 'hang') : { status: 200 }), {});
+    const { endpoint } = await backlogBehindPing(s, transport, 5);
+    failing = true;
+    transport.answerHanging(ANSWERED_200);
+    const createdOn = (path: string) => transport.startedOn(path).filter((d) => d.event === 'guide.created');
+    await eventually('three failures in a row', () => createdOn('/receiver').length === 3);
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+
+    // The breaker holds the rest for 54 minutes; no time passes, yet they go to the new address.
+    await s.admin('PATCH', `/webhook-endpoints/${endpoint.id}`, { url: 'http://127.0.0.1:9/elsewhere' });
+    const sent = await transport.waitForStarts('/elsewhere', 1);
+    expect(JSON.parse(sent[0]!.body).data.guide.title).toBe('Backlog 3');
+    expect(createdOn('/receiver')).toHaveLength(3);
+  });
 });
 
 describe('throttling receivers: Retry-After (decisions §9)', () => {
@@ -217,5 +234,22 @@ describe('throttling receivers: Retry-After (decisions §9)', () => {
     const delay = Date.parse(attempt.next_attempt_at) - Date.parse(attempt.sent_at);
     expect(delay).toBeGreaterThanOrEqual(10_000);
     expect(delay).toBeLessThan(11_000);
+  });
+});
+
+describe('the Deliveries list while an endpoint\'s queue is held (decisions §6)', () => {
+  it('a due attempt is listed as sending while a worker holds its endpoint; status=sending finds it and status=scheduled does not', async () => {
+    const { s, transport } = await scriptedService((path) => (path === '/slow' ? 'hang' : { status: 200 }), {});
+    const { endpoint } = await endpointAt(s, '/slow');
+    await transport.waitForStarts('/slow', 1);
+
+    const [ping] = await allAttempts(s, endpoint.id);
+    expect(ping).toMatchObject({ event_type: 'ping', status: 'sending' });
+    expect((await allAttempts(s, endpoint.id, { status: 'sending' })).map((a) => a.id)).toEqual([ping.id]);
+    expect(await allAttempts(s, endpoint.id, { status: 'scheduled' })).toEqual([]);
+
+    transport.answerHanging(ANSWERED_200);
+    await eventually('the ping to be delivered', async () => (await allAttempts(s, endpoint.id))[0]?.status === 'delivered');
+    expect(await allAttempts(s, endpoint.id, { status: 'sending' })).toEqual([]);
   });
 });
