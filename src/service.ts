@@ -1,6 +1,6 @@
 // Assembles the service from its configuration: the store (migrated), the domain context, the rate-limit
-// counters, the HTTP application and, for the worker role, the delivery worker with its LISTEN
-// connection. main.ts runs it; tests build it the same way.
+// counters, the read cache, the HTTP application and, for the worker role, the delivery worker; on
+// PostgreSQL one LISTEN connection per process for both. main.ts runs it; tests build it the same way.
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
@@ -8,17 +8,18 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
-import type { DomainContext } from './domain/context.js';
+import { announceEverythingChanged, type DomainContext, OUTBOX_CHANNEL, READS_CHANNEL } from './domain/context.js';
 import { ReadCache } from './domain/read-cache.js';
+import { decodeChanges, READ_TABLES } from './domain/read-dependencies.js';
 import { answerWeight } from './http/v1/cached-answer.js';
 import { serviceSecret } from './domain/service-secrets.js';
-import { WriteWatch } from './db/write-watch.js';
+import { ChangeWatch } from './db/change-watch.js';
+import { NotificationListener } from './db/notification-listener.js';
 import { buildApp } from './http/app.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
 import type { Resolver } from './webhooks/network-guard.js';
-import { OutboxListener } from './webhooks/outbox-listener.js';
 import { WebhookMaintenance } from './webhooks/maintenance.js';
 import { type Transport, WebhookSender } from './webhooks/sender.js';
 import { DeliveryWorker, type LaneLimits } from './webhooks/worker.js';
@@ -55,6 +56,26 @@ export function loggerOptions(config: Config): pino.LoggerOptions {
 // Answers kept in memory weigh at most this much (RSS stays well under 300 MB with SQLite's own cache).
 const READ_CACHE_BYTES = 48 * 1024 * 1024;
 
+/**
+ * The read cache. On SQLite, commits by other processes show in `PRAGMA data_version`; on PostgreSQL
+ * they arrive through LISTEN, so the cache starts suspended until the listener is connected.
+ */
+function openReadCache(store: Store, log: FastifyBaseLogger): ReadCache {
+  const reported = new Set<string>();
+  return new ReadCache({
+    maxWeight: READ_CACHE_BYTES,
+    weigh: answerWeight,
+    externalVersion: store.dataVersion,
+    suspended: store.dialect === 'postgres',
+    onUncovered: (key, tables) => {
+      const what = tables.join(',');
+      if (reported.has(what)) return;
+      reported.add(what);
+      log.error({ tables }, 'a cached read depends on tables none of its tags stands for, so it is never kept: declare them in read-dependencies.ts');
+    },
+  });
+}
+
 // On the embedded store a commit writes whole pages, whatever is in it: delivery outcomes are committed
 // at most this often, in groups (PostgreSQL groups them by itself while each commit is under way).
 const SQLITE_COMMIT_EVERY_MS = 5;
@@ -74,9 +95,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await migrateToLatest(store);
     let worker: DeliveryWorker | null = null;
     let maintenance: WebhookMaintenance | null = null;
-    const readCache = config.readCache && store.dataVersion ? new ReadCache({ maxWeight: READ_CACHE_BYTES, weigh: answerWeight, externalVersion: store.dataVersion }) : undefined;
+    const readCache = config.readCache ? openReadCache(store, log) : undefined;
+    // Writes outside a declared change (read-dependencies.ts) drop every cached answer, here and, through
+    // the store, in every other process.
+    const changeWatch = new ChangeWatch(READ_TABLES, (table) => {
+      log.warn({ table }, 'a write changed a table of the read-only API without saying what it changed; every cached answer is dropped');
+      announceEverythingChanged(ctx).catch((error: unknown) => log.error({ err: error }, 'could not announce a change to other processes'));
+    });
     const ctx: DomainContext = {
-      db: readCache ? store.db.withPlugin(new WriteWatch(() => readCache.invalidate())) : store.db,
+      db: store.db.withPlugin(changeWatch),
       readCache,
       dialect: store.dialect,
       clock: options.clock ?? systemClock,
@@ -101,13 +128,41 @@ export async function createService(config: Config, options: ServiceOptions = {}
       logSignInLinks: config.smtpUrl === null,
     });
 
+    // One LISTEN connection on PostgreSQL, for what the workers and the read cache need to hear.
+    const channels: Record<string, (payload: string) => void> = {};
+    if (readCache) {
+      channels[READS_CHANNEL] = (payload) => {
+        const { origin, changes } = decodeChanges(payload);
+        // This process's own writes were dropped from its cache as they committed.
+        if (origin !== readCache.origin) readCache.invalidate(changes);
+      };
+    }
+    if (config.role !== 'api') channels[OUTBOX_CHANNEL] = () => ctx.outbox.wake();
+    const listener =
+      store.pool && Object.keys(channels).length > 0
+        ? new NotificationListener(
+            config.databaseUrl,
+            {
+              channels,
+              onListening: () => {
+                readCache?.resume();
+                // Work may have been scheduled while nobody listened.
+                ctx.outbox.wake();
+              },
+              onLost: () => readCache?.suspend(),
+            },
+            log.child({ component: 'listener' }),
+          )
+        : null;
+    if (listener) {
+      listener.start();
+      closers.push(() => listener.stop());
+    }
+
     if (config.role !== 'api') {
       const sender = options.transport ? null : new WebhookSender({ timeoutMs: config.webhookTimeoutMs, ...endpointPolicy });
       const mailer = new Mailer(config.smtpUrl, config.mailFrom, log);
       closers.push(() => sender?.close(), () => mailer.close());
-      const listener = store.pool
-        ? new OutboxListener(config.databaseUrl, () => ctx.outbox.wake(), log.child({ component: 'listener' }))
-        : null;
       const idleAtMostMs = listener ? () => (listener.connected ? 60_000 : POLL_WITHOUT_LISTENER_MS) : undefined;
       const policy = { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random };
       const deliveryWorker = new DeliveryWorker(ctx, {
@@ -123,12 +178,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       const upkeep = new WebhookMaintenance(ctx, { mailer, pauseAfterMs: policy.pauseAfterMs, log: log.child({ component: 'maintenance' }), idleAtMostMs });
       worker = deliveryWorker;
       maintenance = upkeep;
-      listener?.start();
       deliveryWorker.start();
       upkeep.start();
-      // Closed in reverse: the listener and the loops stop before the sender and the store they use.
+      // Closed in reverse: the loops stop before the sender and the store they use.
       closers.push(() => deliveryWorker.stop(), () => upkeep.stop());
-      if (listener) closers.push(() => listener.stop());
     }
     const running = app;
     return {

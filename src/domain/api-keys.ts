@@ -4,11 +4,12 @@
 import type { ApiKeysTable, KeyHomeType } from '../db/schema.js';
 import { generateKeySecret, hashKeySecret, isWellFormedKeySecret, keySecretHint } from './api-key-secret.js';
 import { timestamp } from './clock.js';
-import type { DomainContext, Executor } from './context.js';
+import { type DomainContext, type Executor, transact } from './context.js';
 import { NotFoundError } from './errors.js';
 import { newId, normalizeId } from './ids.js';
 import { findOrganization, requireOrganization } from './organizations.js';
 import { remember } from './read-cache.js';
+import { dependsOn, tag, touched } from './read-dependencies.js';
 import { type Home, findTeam, requireTeam } from './teams.js';
 
 export type Scope = 'guides:read' | 'teams:read' | 'members:read';
@@ -80,7 +81,10 @@ export async function createApiKey(ctx: DomainContext, given: ApiKeyInput): Prom
     last_used_at: null,
     revoked_at: null,
   };
-  await ctx.db.insertInto('api_keys').values(row).execute();
+  await transact(ctx, async (trx) => {
+    await trx.insertInto('api_keys').values(row).execute();
+    touched(trx, 'api_keys', [tag.key(row.secret_hash)]);
+  });
   return { key: present(row), secret };
 }
 
@@ -99,13 +103,12 @@ export async function listApiKeys(ctx: DomainContext, home: Home): Promise<ApiKe
 }
 
 export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void> {
-  const result = await ctx.db
-    .updateTable('api_keys')
-    .set({ revoked_at: timestamp(ctx.clock.now()) })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) throw new NotFoundError('API key');
+  await transact(ctx, async (trx) => {
+    const key = await trx.selectFrom('api_keys').select('secret_hash').where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    if (!key) throw new NotFoundError('API key');
+    await trx.updateTable('api_keys').set({ revoked_at: timestamp(ctx.clock.now()) }).where('id', '=', id).execute();
+    touched(trx, 'api_keys', [tag.key(key.secret_hash)]);
+  });
 }
 
 async function policyFor(db: Executor, homeType: KeyHomeType, homeId: string): Promise<KeyPolicy | null> {
@@ -131,6 +134,7 @@ export interface KeyRecord {
 
 /** The key whose secret hashes to `hash`, unless it is unknown, revoked or its home is gone. */
 export async function findKeyByHash(db: Executor, hash: string): Promise<KeyRecord | null> {
+  dependsOn(db, tag.key(hash));
   const row = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
   if (!row || row.revoked_at !== null) return null;
   const policy = await policyFor(db, row.home_type, row.home_id);
@@ -148,7 +152,7 @@ export function authenticationOf(record: KeyRecord | null, now: Date): Authentic
 export async function authenticateKey(ctx: DomainContext, secret: string): Promise<Authentication> {
   if (!isWellFormedKeySecret(secret)) return { outcome: 'invalid' };
   const hash = hashKeySecret(secret);
-  const record = await remember(ctx.readCache, `key:${hash}`, () => findKeyByHash(ctx.db, hash));
+  const record = await remember(ctx, `key:${hash}`, (reader) => findKeyByHash(reader.db, hash));
   return authenticationOf(record, ctx.clock.now());
 }
 
@@ -158,7 +162,11 @@ const LAST_USED_PRECISION_MS = 60_000;
 export async function touchApiKey(ctx: DomainContext, key: ApiKey): Promise<void> {
   const now = ctx.clock.now();
   if (key.last_used_at !== null && now.getTime() - Date.parse(key.last_used_at) < LAST_USED_PRECISION_MS) return;
-  await ctx.db.updateTable('api_keys').set({ last_used_at: timestamp(now) }).where('id', '=', key.id).execute();
+  await transact(ctx, async (trx) => {
+    await trx.updateTable('api_keys').set({ last_used_at: timestamp(now) }).where('id', '=', key.id).execute();
+    // The v1 interface never shows a key's last use, so no answer changes.
+    touched(trx, 'api_keys', []);
+  });
   // The key may be a cached record that outlives this request (the write above does not drop it).
   key.last_used_at = timestamp(now);
 }

@@ -5,6 +5,7 @@ import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { ReadCache } from './read-cache.js';
+import { encodeChanges, NO_CACHE_ORIGIN, startWriting } from './read-dependencies.js';
 
 export interface DomainSettings {
   /** `guide.url` in events is `${appUrl}/guides/{id}`. */
@@ -34,6 +35,8 @@ export interface DomainContext {
 export type Executor = Kysely<Database>;
 
 export const OUTBOX_CHANNEL = 'guide_service_outbox';
+/** Where a committed write tells every process's read cache what it changed (PostgreSQL). */
+export const READS_CHANNEL = 'guide_service_reads';
 
 const outboxChanges = new WeakSet<object>();
 
@@ -51,15 +54,33 @@ export async function notifyWorkers(ctx: DomainContext, trx: Executor): Promise<
 }
 
 /**
+ * Drops every cached answer here and tells every other process to do the same: for writes that did not
+ * say what they changed (a bulk load, a statement outside transact).
+ */
+export async function announceEverythingChanged(ctx: DomainContext): Promise<void> {
+  ctx.readCache?.invalidate('all');
+  const payload = encodeChanges(ctx.readCache?.origin ?? NO_CACHE_ORIGIN, 'all');
+  if (ctx.dialect === 'postgres') await sql`select pg_notify(${READS_CHANNEL}, ${payload})`.execute(ctx.db);
+}
+
+/**
  * Runs a write and its events in one transaction, then wakes the worker of this process; a transaction
- * that scheduled delivery work also notifies the workers of other processes.
+ * that scheduled delivery work also notifies the workers of other processes. What the transaction
+ * changed for the read-only API's answers (read-dependencies.ts) is announced to other processes with
+ * the commit and dropped from this process's cache once it has committed.
  */
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const value = await work(trx);
+  const writing = startWriting(ctx.db);
+  const { value, changes } = await writing.db.transaction().execute(async (trx) => {
+    writing.begin(trx);
+    const done = await work(trx);
     if (outboxChanges.has(trx)) await notifyWorkers(ctx, trx);
-    return value;
+    const changed = writing.changes();
+    const payload = changed === null ? null : encodeChanges(ctx.readCache?.origin ?? NO_CACHE_ORIGIN, changed);
+    if (ctx.dialect === 'postgres' && payload !== null) await sql`select pg_notify(${READS_CHANNEL}, ${payload})`.execute(trx);
+    return { value: done, changes: changed };
   });
+  if (changes !== null) ctx.readCache?.invalidate(changes);
   ctx.outbox.wake();
-  return result;
+  return value;
 }

@@ -4,6 +4,7 @@ import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
 import { NotFoundError } from './errors.js';
 import { type EventType, recordEvent } from './events.js';
+import { dependsOn, tag, touched } from './read-dependencies.js';
 import { requireTeam } from './teams.js';
 import { requireUser } from './users.js';
 
@@ -57,6 +58,7 @@ export async function putMember(ctx: DomainContext, teamId: string, userId: stri
     } else if (existing.role !== role) {
       await trx.updateTable('memberships').set({ role }).where('team_id', '=', teamId).where('user_id', '=', userId).execute();
     }
+    touched(trx, 'memberships', [tag.members(teamId)]);
     const member = await requireMember(trx, teamId, userId);
     if (!existing) await recordMemberEvent(trx, 'member.joined', teamId, team.organization_id, member, now);
     else if (existing.role !== role) await recordMemberEvent(trx, 'member.role_changed', teamId, team.organization_id, member, now);
@@ -69,12 +71,14 @@ export async function removeMember(ctx: DomainContext, teamId: string, userId: s
     const team = await requireTeam(trx, teamId);
     const member = await requireMember(trx, teamId, userId);
     await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+    touched(trx, 'memberships', [tag.members(teamId)]);
     await recordMemberEvent(trx, 'member.left', teamId, team.organization_id, member, ctx.clock.now());
   });
 }
 
 /** Members ordered by when they joined, then by user id (decisions §4). */
 export async function listMembers(db: Executor, teamId: string): Promise<Member[]> {
+  dependsOn(db, tag.members(teamId), tag.users());
   return db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')

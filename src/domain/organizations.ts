@@ -1,9 +1,10 @@
 // Organizations: plan, API policy and admins.
 import type { OrganizationsTable, Plan } from '../db/schema.js';
 import { timestamp } from './clock.js';
-import type { DomainContext, Executor } from './context.js';
+import { type DomainContext, type Executor, transact } from './context.js';
 import { NotFoundError } from './errors.js';
 import { newId } from './ids.js';
+import { dependsOn, tag, touched } from './read-dependencies.js';
 import { requireUser } from './users.js';
 
 export type Organization = OrganizationsTable;
@@ -26,11 +27,15 @@ export async function createOrganization(ctx: DomainContext, input: Organization
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.insertInto('organizations').values(row).execute();
+  await transact(ctx, async (trx) => {
+    await trx.insertInto('organizations').values(row).execute();
+    touched(trx, 'organizations', [tag.organization(row.id)]);
+  });
   return row;
 }
 
 export async function findOrganization(db: Executor, id: string): Promise<Organization | undefined> {
+  dependsOn(db, tag.organization(id));
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -47,7 +52,10 @@ export async function updateOrganization(ctx: DomainContext, id: string, input: 
   if (input.plan !== undefined) changes.plan = input.plan;
   if (input.api_enabled !== undefined) changes.api_enabled = input.api_enabled ? 1 : 0;
   if (input.org_keys_only !== undefined) changes.org_keys_only = input.org_keys_only ? 1 : 0;
-  await ctx.db.updateTable('organizations').set(changes).where('id', '=', id).execute();
+  await transact(ctx, async (trx) => {
+    await trx.updateTable('organizations').set(changes).where('id', '=', id).execute();
+    touched(trx, 'organizations', [tag.organization(id)]);
+  });
   return requireOrganization(ctx.db, id);
 }
 

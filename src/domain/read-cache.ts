@@ -1,12 +1,16 @@
-// What the read-only API answers again and again (a key and its policy, the teams it reaches, a page, a
-// guide, a member list) kept in memory between requests. Invalidation is exact and coarse: every
-// committed write to the tables those answers come from starts a new generation, and an entry of an older
-// generation is never served. Writes are rare next to reads, so a whole generation is cheap to refill.
+// What the read-only API answers again and again (a key and its policy, a page, a guide, a member list)
+// kept in memory between requests. Invalidation is exact and narrow: each answer is kept with the tags
+// it depends on (src/domain/read-dependencies.ts), each committed write names the tags it changed, and
+// an answer is dropped when one of its tags changes. An answer whose computation overlapped a change to
+// one of its tags is not kept, so a read that raced a write never leaves the old answer behind.
 //
-// Only the embedded store caches. There one connection carries every statement of the process in turn,
-// so a write's new generation begins before any later read runs, and `PRAGMA data_version` reports
-// commits made by other processes on the same file. Several processes on PostgreSQL would need each
-// other's writes announced, so there the cache is off (docs/decisions.md).
+// Changes reach the cache from this process's writes as they commit, from other processes through the
+// store: SQLite's `PRAGMA data_version` (which cannot say what changed: everything goes), or PostgreSQL's
+// LISTEN/NOTIFY (src/service.ts). While notifications could be missed the cache is suspended: nothing is
+// served from it or kept in it.
+import { randomUUID } from 'node:crypto';
+import type { DomainContext } from './context.js';
+import { type Changes, startReading } from './read-dependencies.js';
 
 export interface ReadCacheOptions {
   /** What the entries may weigh together; the least recently used go first. */
@@ -15,74 +19,175 @@ export interface ReadCacheOptions {
   weigh: (value: unknown) => number;
   /** A number that changes whenever another process commits to the store; checked on every look-up. */
   externalVersion?: () => number;
+  /** Told when an answer read tables none of its tags stands for (so it was not kept): a bug to fix. */
+  onUncovered?: (key: string, tables: string[]) => void;
+  /** Start suspended, until `resume` (a listener not yet connected). */
+  suspended?: boolean;
 }
 
 interface Entry {
-  generation: number;
   value: unknown;
   weight: number;
+  tags: readonly string[];
 }
 
 export class ReadCache {
-  private generation = 0;
-  private externalSeen: number | undefined;
+  /** Counts changes: a computation remembers the count it started at. */
+  private sequence = 0;
+  /** Computations that started before this count are stale (everything changed since). */
+  private floor = 0;
+  /** Per tag, the count of its last change, while a computation that started earlier may still end. */
+  private readonly lastChanged = new Map<string, number>();
+  private forgottenUpTo = 0;
   private readonly entries = new Map<string, Entry>();
-  /** Computations under way, so that requests that miss together compute once. */
-  private readonly computing = new Map<string, { generation: number; value: Promise<unknown> }>();
+  private readonly keysByTag = new Map<string, Set<string>>();
+  /** Computations under way, oldest first, so that requests that miss together compute once. */
+  private readonly computing = new Map<string, { since: number; value: Promise<unknown> }>();
   private weight = 0;
+  private externalSeen: number | undefined;
+  private suspended: boolean;
+  /** Names this cache in the notifications its process sends, so that it can ignore its own. */
+  readonly origin = randomUUID();
+  /** Answers served from the cache, computed, and dropped by changes (not by eviction). */
+  readonly stats = { hits: 0, misses: 0, dropped: 0 };
 
-  constructor(private readonly options: ReadCacheOptions) {}
-
-  /** Called after a write to any table that answers come from. */
-  invalidate(): void {
-    this.generation += 1;
-    this.entries.clear();
-    this.weight = 0;
+  constructor(private readonly options: ReadCacheOptions) {
+    this.suspended = options.suspended ?? false;
   }
 
-  /** The cached answer for `key`, or `compute`'s, kept unless a write happened while it ran. */
-  async remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  /** Called after a write committed, with what it changed. */
+  invalidate(changes: Changes): void {
+    this.sequence += 1;
+    if (changes === 'all') {
+      this.stats.dropped += this.entries.size;
+      this.floor = this.sequence;
+      this.entries.clear();
+      this.keysByTag.clear();
+      this.lastChanged.clear();
+      this.weight = 0;
+      return;
+    }
+    for (const tag of changes) {
+      // Re-inserted, so that the map stays in the order of the changes.
+      this.lastChanged.delete(tag);
+      this.lastChanged.set(tag, this.sequence);
+      const keys = this.keysByTag.get(tag);
+      if (!keys) continue;
+      this.stats.dropped += keys.size;
+      for (const key of [...keys]) this.drop(key);
+    }
+    this.forgetSettledChanges();
+  }
+
+  /** Stops serving and keeping answers: changes may go unseen from now on. */
+  suspend(): void {
+    this.suspended = true;
+    this.invalidate('all');
+  }
+
+  /** Serves and keeps answers again, from nothing: what changed while suspended is unknown. */
+  resume(): void {
+    this.invalidate('all');
+    this.suspended = false;
+  }
+
+  /** False while suspended. */
+  get serving(): boolean {
+    return !this.suspended;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The kept answer for `key`, or `compute`'s, kept unless one of the tags it depends on changed while it
+   * ran. `compute` reads through the context it is given, which collects those tags.
+   */
+  async remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
     const external = this.options.externalVersion?.();
     if (external !== undefined && external !== this.externalSeen) {
       this.externalSeen = external;
-      this.invalidate();
+      this.invalidate('all');
     }
+    if (this.suspended) return compute(ctx);
     const entry = this.entries.get(key);
-    if (entry && entry.generation === this.generation) {
+    if (entry) {
       // Map order is recency order: move the entry to the end.
       this.entries.delete(key);
       this.entries.set(key, entry);
+      this.stats.hits += 1;
       return entry.value as T;
     }
-    const generation = this.generation;
     const under = this.computing.get(key);
-    if (under && under.generation === generation) return under.value as Promise<T>;
-    const computation = compute();
-    this.computing.set(key, { generation, value: computation });
+    if (under && under.since === this.sequence) return under.value as Promise<T>;
+
+    this.stats.misses += 1;
+    const since = this.sequence;
+    const reading = startReading(ctx);
+    const computation = compute(reading.ctx);
+    this.computing.delete(key);
+    this.computing.set(key, { since, value: computation });
     let value: T;
     try {
       value = await computation;
     } finally {
       if (this.computing.get(key)?.value === computation) this.computing.delete(key);
     }
-    if (generation === this.generation) {
-      const weight = key.length + this.options.weigh(value);
-      const previous = this.entries.get(key);
-      if (previous) this.weight -= previous.weight;
-      this.entries.delete(key);
-      this.entries.set(key, { generation, value, weight });
-      this.weight += weight;
-      for (const [oldest, entry] of this.entries) {
-        if (this.weight <= this.options.maxWeight) break;
-        this.entries.delete(oldest);
-        this.weight -= entry.weight;
-      }
-    }
+    const { tags, uncovered } = reading.finish();
+    if (uncovered.length > 0) this.options.onUncovered?.(key, uncovered);
+    else if (this.unchangedSince(since, tags)) this.keep(key, value, tags);
     return value;
+  }
+
+  private unchangedSince(since: number, tags: readonly string[]): boolean {
+    if (this.suspended || since < this.floor || since < this.forgottenUpTo) return false;
+    return tags.every((tag) => (this.lastChanged.get(tag) ?? 0) <= since);
+  }
+
+  private keep(key: string, value: unknown, tags: readonly string[]): void {
+    this.drop(key);
+    const weight = key.length + this.options.weigh(value);
+    this.entries.set(key, { value, weight, tags });
+    this.weight += weight;
+    for (const tag of tags) {
+      let keys = this.keysByTag.get(tag);
+      if (!keys) this.keysByTag.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+    for (const oldest of this.entries.keys()) {
+      if (this.weight <= this.options.maxWeight) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+    for (const tag of entry.tags) {
+      const keys = this.keysByTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.keysByTag.delete(tag);
+    }
+  }
+
+  /**
+   * A change matters only to computations that started before it. Those the map no longer holds (a newer
+   * one took their key) are not kept at all once changes they might have missed are forgotten.
+   */
+  private forgetSettledChanges(): void {
+    const oldest = this.computing.values().next().value?.since ?? this.sequence;
+    for (const [tag, at] of this.lastChanged) {
+      if (at > oldest) break;
+      this.lastChanged.delete(tag);
+      this.forgottenUpTo = Math.max(this.forgottenUpTo, at);
+    }
   }
 }
 
 /** Through the context's cache when it has one; computed every time otherwise. */
-export function remember<T>(cache: ReadCache | undefined, key: string, compute: () => Promise<T>): Promise<T> {
-  return cache ? cache.remember(key, compute) : compute();
+export function remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
+  return ctx.readCache ? ctx.readCache.remember(ctx, key, compute) : compute(ctx);
 }

@@ -2,10 +2,11 @@
 // its own plan. A team can join an organization later.
 import type { KeyHomeType, Plan, TeamsTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
-import type { DomainContext, Executor } from './context.js';
+import { type DomainContext, type Executor, transact } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
 import { newId, normalizeId } from './ids.js';
 import { requireOrganization } from './organizations.js';
+import { dependsOn, tag, touched } from './read-dependencies.js';
 import { foldCase } from './text-fold.js';
 
 export type Team = TeamsTable;
@@ -38,11 +39,20 @@ export async function createTeam(ctx: DomainContext, given: TeamInput): Promise<
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.insertInto('teams').values(row).execute();
+  await transact(ctx, async (trx) => {
+    await trx.insertInto('teams').values(row).execute();
+    touched(trx, 'teams', teamTags(row.id, [row.organization_id]));
+  });
   return row;
 }
 
+/** A team's row and, for each organization it leaves or joins, that organization's set of teams. */
+function teamTags(teamId: string, organizationIds: (string | null)[]): string[] {
+  return [tag.team(teamId), ...organizationIds.flatMap((id) => (id ? [tag.organization(id)] : []))];
+}
+
 export async function findTeam(db: Executor, id: string): Promise<Team | undefined> {
+  dependsOn(db, tag.team(id));
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -64,20 +74,27 @@ export async function updateTeam(ctx: DomainContext, id: string, given: TeamInpu
   if (input.name !== undefined) changes.name = input.name;
   if (input.plan !== undefined) changes.plan = input.plan;
   if (input.brand_color !== undefined) changes.brand_color = input.brand_color;
-  await ctx.db.updateTable('teams').set(changes).where('id', '=', id).execute();
+  await transact(ctx, async (trx) => {
+    await trx.updateTable('teams').set(changes).where('id', '=', id).execute();
+    touched(trx, 'teams', teamTags(id, [team.organization_id, organizationId]));
+  });
   return requireTeam(ctx.db, id);
 }
 
 /** The plan that rules a team: its organization's, or its own while it has none. */
 export async function teamPlans(db: Executor, teamIds: readonly string[]): Promise<Map<string, Plan>> {
   if (teamIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('teams')
-    .leftJoin('organizations', 'organizations.id', 'teams.organization_id')
-    .select(['teams.id', 'teams.plan as team_plan', 'organizations.plan as organization_plan'])
-    .where('teams.id', 'in', teamIds)
-    .execute();
-  return new Map(rows.map((row) => [row.id, row.organization_plan ?? row.team_plan]));
+  dependsOn(db, ...teamIds.map(tag.team));
+  const teams = await db.selectFrom('teams').select(['id', 'organization_id', 'plan']).where('id', 'in', teamIds).execute();
+  // Read apart, so that an answer about teams outside organizations depends on no organization.
+  const organizationIds = [...new Set(teams.flatMap((team) => (team.organization_id ? [team.organization_id] : [])))];
+  dependsOn(db, ...organizationIds.map(tag.organization));
+  const organizationPlans = new Map<string, Plan>();
+  if (organizationIds.length > 0) {
+    const rows = await db.selectFrom('organizations').select(['id', 'plan']).where('id', 'in', organizationIds).execute();
+    for (const row of rows) organizationPlans.set(row.id, row.plan);
+  }
+  return new Map(teams.map((team) => [team.id, (team.organization_id && organizationPlans.get(team.organization_id)) || team.plan]));
 }
 
 /** Teams ordered by name ignoring case, teams without a name last, then by id (decisions §4). */
@@ -94,8 +111,14 @@ export function orderTeams<T extends { id: string; name: string | null }>(teams:
   return keyed.map((entry) => entry.team);
 }
 
+/** What decides which teams a home reaches: the team itself, or the organization's set of teams. */
+function homeTag(home: Home): string {
+  return home.type === 'team' ? tag.team(home.id) : tag.organization(home.id);
+}
+
 /** Every team a key's home reaches: the team itself, or every team now in the organization. */
 export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> {
+  dependsOn(db, homeTag(home));
   const query = db.selectFrom('teams').selectAll();
   const teams =
     home.type === 'team'
@@ -109,6 +132,7 @@ export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> 
  * does not reach it.
  */
 export async function reachedTeamIds(db: Executor, home: Home, teamId?: string): Promise<string[] | null> {
+  dependsOn(db, homeTag(home));
   if (home.type === 'team') return teamId === undefined || teamId === home.id ? [home.id] : null;
   let query = db.selectFrom('teams').select('id').where('organization_id', '=', home.id);
   if (teamId !== undefined) query = query.where('id', '=', teamId);

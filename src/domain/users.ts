@@ -1,9 +1,10 @@
 // People: the members of teams and the admins of organizations.
 import type { UsersTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
-import type { DomainContext, Executor } from './context.js';
+import { type DomainContext, type Executor, transact } from './context.js';
 import { ConflictError, NotFoundError } from './errors.js';
 import { newId } from './ids.js';
+import { touched } from './read-dependencies.js';
 
 export type User = UsersTable;
 
@@ -27,7 +28,11 @@ export async function createUser(ctx: DomainContext, input: UserInput): Promise<
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.insertInto('users').values(row).execute();
+  await transact(ctx, async (trx) => {
+    await trx.insertInto('users').values(row).execute();
+    // A new user is in no answer until a membership or a guide names them, and those writes say so.
+    touched(trx, 'users', []);
+  });
   return row;
 }
 

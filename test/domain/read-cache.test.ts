@@ -1,52 +1,168 @@
+// The read cache's rules, on a small in-memory store: answers are kept with the tags they depend on and
+// dropped when one of those tags changes; an answer that raced a change to its tags, or that read a table
+// none of its tags stands for, is not kept.
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { ReadCache } from '../../src/domain/read-cache.js';
+import type { DomainContext } from '../../src/domain/context.js';
+import { ReadCache, type ReadCacheOptions } from '../../src/domain/read-cache.js';
+import { dependsOn, tag } from '../../src/domain/read-dependencies.js';
 
-const counting = () => {
+function context(): DomainContext {
+  const sqlite = new SQLite(':memory:');
+  sqlite.exec('create table guides (id text); create table service_secrets (name text); create table delivery_attempts (id text)');
+  return { db: new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }) } as unknown as DomainContext;
+}
+
+const ctx = context();
+const TEAM_A = tag.teamGuides('a');
+const TEAM_B = tag.teamGuides('b');
+
+function cacheWith(options: Partial<ReadCacheOptions> = {}): ReadCache {
+  return new ReadCache({ maxWeight: 1e6, weigh: () => 1, ...options });
+}
+
+/** A computation that depends on `tags` and counts its runs. */
+function counting(...tags: string[]) {
   let calls = 0;
-  return { compute: async () => ++calls, calls: () => calls };
-};
+  return {
+    compute: async (reader: DomainContext) => {
+      dependsOn(reader.db, ...tags);
+      return ++calls;
+    },
+    calls: () => calls,
+  };
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
 
 describe('read cache', () => {
-  it('serves a kept answer until a write starts a new generation', async () => {
-    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
-    const source = counting();
-    expect(await cache.remember('a', source.compute)).toBe(1);
-    expect(await cache.remember('a', source.compute)).toBe(1);
-    cache.invalidate();
-    expect(await cache.remember('a', source.compute)).toBe(2);
+  it('a change drops the answers that depend on its tags and no others', async () => {
+    const cache = cacheWith();
+    const a = counting(TEAM_A);
+    const b = counting(TEAM_B);
+    const both = counting(TEAM_A, TEAM_B);
+    for (let i = 0; i < 2; i++) {
+      await cache.remember(ctx, 'a', a.compute);
+      await cache.remember(ctx, 'b', b.compute);
+      await cache.remember(ctx, 'both', both.compute);
+    }
+    expect([a.calls(), b.calls(), both.calls()]).toEqual([1, 1, 1]);
+    cache.invalidate([TEAM_A]);
+    await cache.remember(ctx, 'a', a.compute);
+    await cache.remember(ctx, 'b', b.compute);
+    await cache.remember(ctx, 'both', both.compute);
+    expect([a.calls(), b.calls(), both.calls()]).toEqual([2, 1, 2]);
+    cache.invalidate('all');
+    await cache.remember(ctx, 'b', b.compute);
+    expect(b.calls()).toBe(2);
   });
 
-  it('does not keep an answer computed while a write happened', async () => {
-    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
-    let release!: () => void;
-    const slow = cache.remember('a', async () => {
-      await new Promise<void>((resolve) => (release = resolve));
+  it('does not keep an answer computed while one of its tags changed, but keeps one whose tags did not', async () => {
+    const cache = cacheWith();
+    const changedGate = gate();
+    const otherGate = gate();
+    const raced = cache.remember(ctx, 'a', async (reader) => {
+      dependsOn(reader.db, TEAM_A);
+      await changedGate.opened;
       return 'before the write';
     });
-    cache.invalidate();
-    release();
-    expect(await slow).toBe('before the write');
-    expect(await cache.remember('a', async () => 'after the write')).toBe('after the write');
+    const untouched = cache.remember(ctx, 'b', async (reader) => {
+      dependsOn(reader.db, TEAM_B);
+      await otherGate.opened;
+      return 'b';
+    });
+    cache.invalidate([TEAM_A]);
+    changedGate.open();
+    otherGate.open();
+    expect(await raced).toBe('before the write');
+    expect(await untouched).toBe('b');
+    expect(await cache.remember(ctx, 'a', async () => 'after the write')).toBe('after the write');
+    expect(await cache.remember(ctx, 'b', async () => 'recomputed')).toBe('b');
+  });
+
+  it('a computation that outlived many later changes is still not kept when one of them was its own', async () => {
+    const cache = cacheWith();
+    const slow = gate();
+    const first = cache.remember(ctx, 'a', async (reader) => {
+      dependsOn(reader.db, TEAM_A);
+      await slow.opened;
+      return 'stale';
+    });
+    cache.invalidate([TEAM_A]);
+    // A newer computation takes the key, and many changes come and go meanwhile.
+    expect(await cache.remember(ctx, 'a', async (reader) => (dependsOn(reader.db, TEAM_A), 'fresh'))).toBe('fresh');
+    for (let i = 0; i < 50; i++) cache.invalidate([tag.teamGuides(`other-${i}`)]);
+    slow.open();
+    expect(await first).toBe('stale');
+    expect(await cache.remember(ctx, 'a', async () => 'recomputed')).toBe('fresh');
+  });
+
+  it('an answer that read a table none of its tags stands for is never kept, and is reported', async () => {
+    const reported: string[][] = [];
+    const cache = cacheWith({ onUncovered: (_key, tables) => reported.push(tables) });
+    let calls = 0;
+    const compute = async (reader: DomainContext) => {
+      dependsOn(reader.db, TEAM_A);
+      await reader.db.selectFrom('guides').select('id').execute();
+      await (reader.db as unknown as Kysely<{ service_secrets: { name: string } }>).selectFrom('service_secrets').select('name').execute();
+      return ++calls;
+    };
+    await cache.remember(ctx, 'a', compute);
+    await cache.remember(ctx, 'a', compute);
+    expect(calls).toBe(2);
+    expect(reported).toEqual([['service_secrets'], ['service_secrets']]);
+    // The same reads with nothing declared: guides is uncovered too.
+    await cache.remember(ctx, 'b', async (reader) => reader.db.selectFrom('guides').select('id').execute());
+    expect(reported.at(-1)).toEqual(['guides']);
   });
 
   it('drops everything when another process commits (the external version changes)', async () => {
     let version = 1;
-    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1, externalVersion: () => version });
-    const source = counting();
-    await cache.remember('a', source.compute);
-    await cache.remember('a', source.compute);
+    const cache = cacheWith({ externalVersion: () => version });
+    const source = counting(TEAM_A);
+    await cache.remember(ctx, 'a', source.compute);
+    await cache.remember(ctx, 'a', source.compute);
     version = 2;
-    expect(await cache.remember('a', source.compute)).toBe(2);
+    expect(await cache.remember(ctx, 'a', source.compute)).toBe(2);
     expect(source.calls()).toBe(2);
+  });
+
+  it('while suspended nothing is served or kept; resuming starts from nothing', async () => {
+    const cache = cacheWith({ suspended: true });
+    const source = counting(TEAM_A);
+    await cache.remember(ctx, 'a', source.compute);
+    await cache.remember(ctx, 'a', source.compute);
+    expect(source.calls()).toBe(2);
+    cache.resume();
+    await cache.remember(ctx, 'a', source.compute);
+    await cache.remember(ctx, 'a', source.compute);
+    expect(source.calls()).toBe(3);
+    // A computation that began before a suspension is not kept.
+    const slow = gate();
+    const during = cache.remember(ctx, 'b', async (reader) => {
+      dependsOn(reader.db, TEAM_B);
+      await slow.opened;
+      return 'unseen changes may have happened';
+    });
+    cache.suspend();
+    cache.resume();
+    slow.open();
+    await during;
+    expect(await cache.remember(ctx, 'b', async () => 'recomputed')).toBe('recomputed');
   });
 
   it('evicts the least recently used entries once their weight passes the budget', async () => {
     // Each entry weighs its key's length (1) plus 10.
-    const cache = new ReadCache({ maxWeight: 33, weigh: () => 10 });
+    const cache = cacheWith({ maxWeight: 33, weigh: () => 10 });
     const kept = new Map<string, ReturnType<typeof counting>>();
     const read = (key: string) => {
-      if (!kept.has(key)) kept.set(key, counting());
-      return cache.remember(key, kept.get(key)!.compute);
+      if (!kept.has(key)) kept.set(key, counting(TEAM_A));
+      return cache.remember(ctx, key, kept.get(key)!.compute);
     };
     await read('a');
     await read('b');
@@ -58,45 +174,48 @@ describe('read cache', () => {
     await read('b');
     expect(kept.get('a')!.calls()).toBe(1);
     expect(kept.get('b')!.calls()).toBe(2);
+    // An evicted entry leaves no trace under its tags: a change to them drops what is kept, nothing else.
+    cache.invalidate([TEAM_A]);
+    expect(cache.size).toBe(0);
   });
 
   it('keeps nothing heavier than the whole budget, and still answers', async () => {
-    const cache = new ReadCache({ maxWeight: 5, weigh: () => 100 });
-    const source = counting();
-    expect(await cache.remember('a', source.compute)).toBe(1);
-    expect(await cache.remember('a', source.compute)).toBe(2);
+    const cache = cacheWith({ maxWeight: 5, weigh: () => 100 });
+    const source = counting(TEAM_A);
+    expect(await cache.remember(ctx, 'a', source.compute)).toBe(1);
+    expect(await cache.remember(ctx, 'a', source.compute)).toBe(2);
   });
 
   it('does not keep a failed computation', async () => {
-    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
-    await expect(cache.remember('a', async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
-    expect(await cache.remember('a', async () => 'yes')).toBe('yes');
+    const cache = cacheWith();
+    await expect(cache.remember(ctx, 'a', async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    expect(await cache.remember(ctx, 'a', async () => 'yes')).toBe('yes');
   });
 
   it('requests that miss together compute once, and share a failure', async () => {
-    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
-    const source = counting();
-    const slow = async () => {
+    const cache = cacheWith();
+    const source = counting(TEAM_A);
+    const slow = async (reader: DomainContext) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      return source.compute();
+      return source.compute(reader);
     };
-    expect(await Promise.all([cache.remember('a', slow), cache.remember('a', slow), cache.remember('a', slow)])).toEqual([1, 1, 1]);
+    expect(await Promise.all([cache.remember(ctx, 'a', slow), cache.remember(ctx, 'a', slow), cache.remember(ctx, 'a', slow)])).toEqual([1, 1, 1]);
     expect(source.calls()).toBe(1);
     const failing = async () => Promise.reject(new Error('no'));
-    const results = await Promise.allSettled([cache.remember('b', failing), cache.remember('b', async () => 'other')]);
+    const results = await Promise.allSettled([cache.remember(ctx, 'b', failing), cache.remember(ctx, 'b', async () => 'other')]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
   });
 
-  it('a computation begun before a write is not joined by requests after it', async () => {
-    const cache = new ReadCache({ maxWeight: 1e6, weigh: () => 1 });
-    let release!: () => void;
-    const before = cache.remember('a', async () => {
-      await new Promise<void>((resolve) => (release = resolve));
+  it('a computation begun before a change is not joined by requests after it', async () => {
+    const cache = cacheWith();
+    const slow = gate();
+    const before = cache.remember(ctx, 'a', async () => {
+      await slow.opened;
       return 'before';
     });
-    cache.invalidate();
-    const after = cache.remember('a', async () => 'after');
-    release();
+    cache.invalidate([TEAM_B]);
+    const after = cache.remember(ctx, 'a', async () => 'after');
+    slow.open();
     expect(await before).toBe('before');
     expect(await after).toBe('after');
   });

@@ -5,6 +5,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { DomainContext } from '../context.js';
 import type { KeysetPosition } from '../keyset-cursor.js';
+import { dependsOn, tag } from '../read-dependencies.js';
 
 export const MERGE_TEAMS_UP_TO = 64;
 
@@ -78,6 +79,7 @@ export async function newestGuides(
   { teamIds, after, fetch }: ListQuery,
   options: { conditions?: Expression<SqlBool>[]; perTeam?: (teamId: string) => Expression<SqlBool>[]; merge?: boolean } = {},
 ): Promise<GuideListRow[]> {
+  dependsOn(ctx.db, ...teamIds.map(tag.teamGuides), tag.users());
   const conditions = options.conditions ?? [];
   const forTeam = (teamId: string) => [...conditions, ...(options.perTeam?.(teamId) ?? [])];
   const merge = options.merge !== false && teamIds.length > 1 && teamIds.length <= MERGE_TEAMS_UP_TO;
@@ -100,6 +102,7 @@ export async function positionsAtDepth(
   after: KeysetPosition | null,
   depth: number,
 ): Promise<Map<string, KeysetPosition>> {
+  dependsOn(ctx.db, ...teamIds.map(tag.teamGuides));
   const arms = teamIds.map((teamId, i) => {
     let select = ctx.db.selectFrom('guides as g').select(['g.team_id', 'g.created_at', 'g.id']).where('g.team_id', '=', teamId).where(visible());
     if (after) select = select.where(olderThan(after));

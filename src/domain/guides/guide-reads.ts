@@ -6,6 +6,7 @@ import type { DomainContext, Executor } from '../context.js';
 import { isUuidShaped } from '../ids.js';
 import { planRules } from '../plans.js';
 import { teamPlans } from '../teams.js';
+import { dependsOn, tag } from '../read-dependencies.js';
 import type { KeysetPosition } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
@@ -64,6 +65,7 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
  */
 export async function lockCutoffs(db: Executor, plans: Map<string, Plan>): Promise<Map<string, KeysetPosition | null>> {
   const cutoffs = new Map<string, KeysetPosition | null>();
+  dependsOn(db, ...[...plans.keys()].map(tag.teamGuides));
   for (const [teamId, plan] of plans) {
     const limit = planRules(plan).guideLimit;
     if (limit === null) continue;
@@ -98,6 +100,7 @@ export interface VisibleGuide {
 
 /** A guide with what its answers need besides its own row: owner, team color, plan and lock state. */
 export async function describeGuide(db: Executor, row: GuideRow): Promise<VisibleGuide> {
+  dependsOn(db, tag.team(row.team_id), tag.users());
   const extra = await db
     .selectFrom('teams as t')
     .leftJoin('users as u', (join) => join.on('u.id', '=', row.owner_id ?? ''))
@@ -124,5 +127,8 @@ export async function findVisibleGuide(db: Executor, teamIds: readonly string[],
     .where('g.team_id', 'in', teamIds)
     .where(visible())
     .executeTakeFirst();
+  // Ids and permalinks are unique: a guide found stays the one named until its own team's guides change
+  // (a move changes both teams); that none is found can change with any guide of these teams.
+  dependsOn(db, ...(row ? [tag.teamGuides(row.team_id)] : teamIds.map(tag.teamGuides)));
   return row ? describeGuide(db, row) : null;
 }

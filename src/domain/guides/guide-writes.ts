@@ -10,6 +10,7 @@ import { foldCase } from '../text-fold.js';
 import { type ChangeColumn, CHANGE_COLUMNS, guideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
 import { type GuideRow, type GuideStep, textDirectionOf } from './guide-record.js';
 import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
+import { tag, touched } from '../read-dependencies.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
 
 export interface GuideStepInput {
@@ -124,6 +125,7 @@ export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<
       updated_at: timestamp(now),
     } as const;
     await trx.insertInto('guides').values(row).execute();
+    touched(trx, 'guides', [tag.teamGuides(row.team_id)]);
     const guide = await requireGuideRow(trx, row.id);
     await recordGuideEvent(target, 'guide.created', guide);
     return guide;
@@ -186,6 +188,7 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
       .set({ ...changes, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id)]);
     const updated = await requireGuideRow(trx, id);
     const changed = changedColumns(changes);
     if (changed.length > 0) await noteGuideUpdate(ctx, trx, updated, changed, now);
@@ -205,6 +208,7 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
       .set({ processing_state: outcome, processing_error: outcome === 'failed' ? error : null, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id)]);
     const settled = await requireGuideRow(trx, id);
     const target = await guideEventTarget(ctx, trx, guide.team_id, now);
     await recordGuideEvent(target, outcome === 'finished' ? 'guide.ready' : 'guide.failed', settled);
@@ -228,6 +232,7 @@ export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string
       .set({ team_id: teamId, folder_id: null, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.teamGuides(teamId)]);
     const moved = await requireGuideRow(trx, id);
     await recordGuideEvent(await guideEventTarget(ctx, trx, teamId, now), 'guide.created', moved);
     return moved;
@@ -240,6 +245,7 @@ export async function deleteGuide(ctx: DomainContext, id: string): Promise<void>
     const now = ctx.clock.now();
     await flushGuideUpdate(ctx, trx, guide.id, now, false);
     await trx.deleteFrom('guides').where('id', '=', id).execute();
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id)]);
     await recordGuideDeleted(await guideEventTarget(ctx, trx, guide.team_id, now), guide);
   });
 }

@@ -18,12 +18,17 @@ export function answerWeight(value: unknown): number {
 }
 
 /**
- * Sends the answer kept under `key` (every input the answer depends on), or computes, serializes and
- * keeps it. A problem thrown by `compute` is sent as usual and nothing is kept.
+ * Sends the answer kept under `key` (every input the answer depends on), or computes (reading through
+ * `reader`, which notes what the answer depends on), serializes and keeps it. A problem thrown by `compute` is sent as usual and nothing is kept.
  */
-export async function sendCached(ctx: DomainContext, reply: FastifyReply, key: readonly unknown[], compute: () => Promise<unknown>): Promise<FastifyReply> {
-  const cached = await remember<CachedBody>(ctx.readCache, JSON.stringify(key), async () => {
-    const body = Buffer.from(reply.serializeInput((await compute()) as Record<string, unknown>, '200', 'application/json') as string);
+export async function sendCached(
+  ctx: DomainContext,
+  reply: FastifyReply,
+  key: readonly unknown[],
+  compute: (reader: DomainContext) => Promise<unknown>,
+): Promise<FastifyReply> {
+  const cached = await remember<CachedBody>(ctx, JSON.stringify(key), async (reader) => {
+    const body = Buffer.from(reply.serializeInput((await compute(reader)) as Record<string, unknown>, '200', 'application/json') as string);
     return { body, etag: entityTag(body) };
   });
   return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);

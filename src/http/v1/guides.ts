@@ -50,15 +50,15 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
       const teamId = request.query.team_id;
       // The whole answer is kept under the request's own parameters: a page served again needs neither
       // the cursor checked (it was, for this key and these filters) nor the key's reach looked up.
-      return sendCached(ctx, reply, ['guides', key.id, teamId, q, cursor, limit], async () => {
+      return sendCached(ctx, reply, ['guides', key.id, teamId, q, cursor, limit], async (reader) => {
         const binding = { holder: key.id, filters: [teamId, q] };
         const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
         if (cursor !== undefined && after === null) {
           throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
         }
-        const teamIds = await reachedTeamIds(ctx.db, key.home, teamId);
+        const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
         if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-        const page = await guidePage(ctx, { teamIds, q, limit: limit!, after });
+        const page = await guidePage(reader, { teamIds, q, limit: limit!, after });
         return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
       });
     },
@@ -83,9 +83,9 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
     async (request, reply) => {
       const key = admittedKey(request);
       const { guideId } = request.params;
-      return sendCached(ctx, reply, ['guide', key.home, guideId], async () => {
-        const teamIds = (await reachedTeamIds(ctx.db, key.home)) ?? [];
-        const found = await findVisibleGuide(ctx.db, teamIds, guideId);
+      return sendCached(ctx, reply, ['guide', key.home, guideId], async (reader) => {
+        const teamIds = (await reachedTeamIds(reader.db, key.home)) ?? [];
+        const found = await findVisibleGuide(reader.db, teamIds, guideId);
         if (!found) throw notFound('No guide this key may see has that id or permalink');
         return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };
       });

@@ -27,7 +27,7 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
     },
     async (request, reply) => {
       const { home } = admittedKey(request);
-      return sendCached(ctx, reply, ['teams', home], async () => ({ data: (await teamsReachedBy(ctx.db, home)).map(presentTeam) }));
+      return sendCached(ctx, reply, ['teams', home], async (reader) => ({ data: (await teamsReachedBy(reader.db, home)).map(presentTeam) }));
     },
   );
 
@@ -54,9 +54,9 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
     async (request, reply) => {
       const teamId = request.query.team_id;
       const { home } = admittedKey(request);
-      return sendCached(ctx, reply, ['members', home, teamId], async () => {
-        if (!(await reachedTeamIds(ctx.db, home, teamId))) throw notFound('No team with that team_id is reachable with this key');
-        return { data: await listMembers(ctx.db, teamId) };
+      return sendCached(ctx, reply, ['members', home, teamId], async (reader) => {
+        if (!(await reachedTeamIds(reader.db, home, teamId))) throw notFound('No team with that team_id is reachable with this key');
+        return { data: await listMembers(reader.db, teamId) };
       });
     },
   );

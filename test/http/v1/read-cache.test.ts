@@ -1,8 +1,8 @@
-// Answers are never stale. The read-only API keeps answers in memory on the embedded store (the default
-// here, READ_CACHE unset): every test reads first, so that the answer is kept, then writes through the
-// management API (or the store), and reads again expecting the new state on the very next request.
-// Nothing here checks that a cache exists: on PostgreSQL (TEST_DATABASE_URL) caching is off and the same
-// behaviour must hold. Writes by another connection to the same SQLite file are SQLite-only.
+// Answers are never stale. The read-only API keeps answers in memory (READ_CACHE unset: on, on both
+// stores): every test reads first, so that the answer is kept, then writes through the management API
+// (or the store), and reads again expecting the new state on the very next request. Writes by another
+// connection to the same SQLite file are SQLite-only; read-invalidation.test.ts compares every answer
+// with an uncached service's and covers other processes on PostgreSQL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
