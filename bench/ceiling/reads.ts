@@ -93,7 +93,8 @@ export async function openReads(env: Record<string, string | undefined> = proces
       if (parameters.cursor !== undefined && after === null) return refused(400, 'invalid_request');
       const teamIds = await teams.reachedTeamIds(ctx.db, key.home, parameters.teamId);
       if (teamIds === null) return refused(404, 'not_found');
-      const page = await guideReads.guidePage(ctx, { teamIds, q: parameters.q, limit: parameters.limit, after });
+      const organizationId = key.home.type === 'organization' && parameters.teamId === undefined ? key.home.id : null;
+      const page = await guideReads.guidePage(ctx, { teamIds, organizationId, q: parameters.q, limit: parameters.limit, after });
       return {
         status: 200,
         body: { data: page.items, next_cursor: page.next ? keysetCursor.encodeCursor(ctx.cursorSecret, binding, page.next) : null },
@@ -147,9 +148,10 @@ export async function explainSearch(databaseUrl: string, organizationKey: string
     };
     const authentication = await apiKeys.authenticateKey(ctx, organizationKey);
     if (authentication.outcome !== 'ok') throw new Error('the organization key does not authenticate');
-    const teamIds = (await teams.reachedTeamIds(db, authentication.key.home)) ?? [];
+    const { home } = authentication.key;
+    const teamIds = (await teams.reachedTeamIds(db, home)) ?? [];
     statements.length = 0;
-    await guideReads.guidePage(ctx, { teamIds, q, limit: 50, after: null });
+    await guideReads.guidePage(ctx, { teamIds, organizationId: home.type === 'organization' ? home.id : null, q, limit: 50, after: null });
     return statements.map(({ sql, parameters }) =>
       (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((row) => row.detail),
     );

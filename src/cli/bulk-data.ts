@@ -142,6 +142,7 @@ export async function loadBulkData(ctx: DomainContext, shape: BulkShape, progres
       yield {
         id,
         team_id: team.id,
+        organization_id: team.organization_id,
         owner_id: uuidFor('user', i % Math.max(1, shape.users), shape.seed),
         title,
         title_folded: foldCase(title),

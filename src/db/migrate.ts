@@ -11,6 +11,7 @@ import { consoleSessions } from './migrations/0005_console_sessions.js';
 import { endpointQueues } from './migrations/0006_endpoint_queues.js';
 import { guideWalkIndex } from './migrations/0007_guide_walk_index.js';
 import { deliveryQueues } from './migrations/0008_delivery_queues.js';
+import { guideOrganizationWalk } from './migrations/0009_guide_organization_walk.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -22,6 +23,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0006_endpoint_queues': endpointQueues(),
     '0007_guide_walk_index': guideWalkIndex(store.dialect),
     '0008_delivery_queues': deliveryQueues(store.dialect),
+    '0009_guide_organization_walk': guideOrganizationWalk(store.dialect),
   };
 }
 

@@ -63,6 +63,8 @@ export interface GuidesTable {
   seq: Generated<number>;
   id: string;
   team_id: string;
+  /** The team's organization, kept on the guide for the organization's own index; null outside one. */
+  organization_id: string | null;
   owner_id: string | null;
   title: string | null;
   /** Case-folded title: what `q` searches (trigram index on it). */

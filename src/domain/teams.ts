@@ -77,6 +77,11 @@ export async function updateTeam(ctx: DomainContext, id: string, given: TeamInpu
   await transact(ctx, async (trx) => {
     await trx.updateTable('teams').set(changes).where('id', '=', id).execute();
     touched(trx, 'teams', teamTags(id, [team.organization_id, organizationId]));
+    if (organizationId !== team.organization_id) {
+      // Guides carry their team's organization for the organization's index (migration 0009).
+      await trx.updateTable('guides').set({ organization_id: organizationId }).where('team_id', '=', id).execute();
+      touched(trx, 'guides', [tag.teamGuides(id)]);
+    }
   });
   return requireTeam(ctx.db, id);
 }

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { hasTableScan } from '../../bench/plans.js';
 import { checks } from '../../bench/report/checks.js';
 import { distinctSteps, renderBenchmarks } from '../../bench/report/markdown.js';
-import type { BenchResults, ReadScenarioResult, TargetMeasurement } from '../../bench/results.js';
+import type { BenchResults, MixedRun, ReadScenarioResult, TargetMeasurement } from '../../bench/results.js';
 import { percentile, summarize } from '../../bench/webhooks/percentiles.js';
+import { combineWrk } from '../../bench/wrk.js';
 
 function measurement(requestsPerSecond: number, p50Ms: number, p99Ms: number): TargetMeasurement {
   return {
@@ -191,6 +192,89 @@ describe('renderBenchmarks', () => {
 
   it('includes the hand-written changes', () => {
     expect(markdown).toMatch(/## What was changed to get there\n\nAdded a cache\./);
+  });
+});
+
+/** A mixed run at `rps` req/s; with two processes, split between them. */
+function mixedRun(store: 'sqlite' | 'postgres', processes: number, editsPerSecond: number, rps: number, readCache = true): MixedRun {
+  const { peakRssMb: _, ...load } = measurement(rps, 4, 20);
+  const perProcess = processes === 1 ? [] : [{ ...load, requestsPerSecond: rps * 0.4 }, { ...load, requestsPerSecond: rps * 0.6 }];
+  return { store, processes, readCache, editsPerSecond, load, perProcess, writes: { made: editsPerSecond * 10, failed: 0 }, rssMb: processes === 1 ? [150] : [140, 310] };
+}
+
+const withMixed: BenchResults = {
+  ...results,
+  mixed: {
+    shape: { guides: 100_000, teams: 200, organizations: 10 },
+    twoProcesses: 'two wrk processes',
+    urls: (['sqlite', 'postgres'] as const).map((store) => ({
+      store,
+      loadSeconds: 20,
+      total: 3000,
+      byKind: { list: 400, deep: 300, search: 384, team: 126, detail: 1500, permalink: 244, teams: 4, members: 42 },
+      keys: [{ label: 'organization key', teams: 20, guides: 10_000, urls: 1200 }],
+      detailGuides: 1500,
+    })),
+    runs: [
+      mixedRun('sqlite', 1, 0, 10_000),
+      mixedRun('sqlite', 1, 1, 9000),
+      mixedRun('sqlite', 1, 10, 5000),
+      mixedRun('sqlite', 1, 0, 2000, false),
+      mixedRun('postgres', 1, 0, 5000),
+      mixedRun('postgres', 1, 1, 3000),
+      mixedRun('postgres', 1, 10, 3500),
+      mixedRun('postgres', 2, 0, 7000),
+    ],
+  },
+};
+
+describe('mixed', () => {
+  const mixedVerdict = (what: string) => {
+    const found = checks(withMixed).find((check) => check.what === what);
+    if (!found) throw new Error(`no check "${what}"`);
+    return found;
+  };
+
+  it('compares edits with none, PostgreSQL with SQLite and two processes with one, with the read cache on', () => {
+    expect(mixedVerdict('mixed (SQLite, one process): 1 / 0 edits/s, req/s')).toMatchObject({ measured: 0.9, pass: true });
+    expect(mixedVerdict('mixed (SQLite, one process): 10 / 0 edits/s, req/s')).toMatchObject({ measured: 0.5, pass: false });
+    expect(mixedVerdict('mixed (PostgreSQL, one process): 1 / 0 edits/s, req/s')).toMatchObject({ measured: 0.6, pass: false });
+    expect(mixedVerdict('mixed (PostgreSQL, one process): 10 / 0 edits/s, req/s')).toMatchObject({ measured: 0.7, pass: true });
+    expect(mixedVerdict('mixed, 0 edits/s: PostgreSQL / SQLite, one process, req/s')).toMatchObject({ measured: 0.5, pass: false });
+    expect(mixedVerdict('mixed (PostgreSQL), 0 edits/s: two processes / one, req/s')).toMatchObject({ measured: 1.4, pass: true });
+    expect(mixedVerdict('mixed (SQLite): RSS of a service process, highest')).toMatchObject({ measured: 150, pass: true });
+    expect(mixedVerdict('mixed (PostgreSQL): RSS of a service process, highest')).toMatchObject({ measured: 310, pass: false });
+  });
+
+  it('leaves out a ratio whose runs are missing, and results from before the mixed benchmark', () => {
+    const sqliteOnly = { ...withMixed, mixed: { ...withMixed.mixed!, runs: withMixed.mixed!.runs.filter((run) => run.store === 'sqlite') } };
+    expect(checks(sqliteOnly).filter((check) => check.what.startsWith('mixed')).map((check) => check.what)).toEqual([
+      'mixed (SQLite, one process): 1 / 0 edits/s, req/s',
+      'mixed (SQLite, one process): 10 / 0 edits/s, req/s',
+      'mixed (SQLite): RSS of a service process, highest',
+    ]);
+    expect(checks(results).some((check) => check.what.startsWith('mixed'))).toBe(false);
+    expect(renderBenchmarks({ full: results, quick: null }, '')).not.toContain('### Mixed');
+  });
+
+  it('shows every run with its ratio to no edits, the URL list and the two processes apart', () => {
+    const markdown = renderBenchmarks({ full: withMixed, quick: null }, '');
+    expect(markdown).toContain('### Mixed: thousands of distinct URLs from several keys, with edits meanwhile (100,000 guides, 200 teams in 10 organizations)');
+    expect(markdown).toContain('| SQLite | 1 | 10 | 5,000 | 0.50 | 4.00 | 20.00 | 0 | 100 / 0 | 150 |');
+    expect(markdown).toContain('| SQLite, READ_CACHE=off | 1 | 0 | 2,000 | 1.00 |');
+    expect(markdown).toContain('| PostgreSQL | 2 | 0 | 7,000 | 1.00 | 4.00 | 20.00 | 0 | 0 / 0 | 140, 310 |');
+    expect(markdown).toContain('SQLite (loaded in 20 s): 3,000 distinct URLs (list 400, deep 300,');
+    expect(markdown).toContain('PostgreSQL (loaded in 20 s): the same list, gathered again with its own keys and cursors.');
+    expect(markdown).toContain('Per process, req/s: 7,000 = 2,800 + 4,200 at 0 edits/s.');
+  });
+
+  it('adds two wrk processes up and keeps the worse of their percentiles', () => {
+    const { peakRssMb: _a, ...fast } = measurement(3000, 2, 10);
+    const { peakRssMb: _b, ...slow } = measurement(1000, 6, 30);
+    const both = combineWrk([fast, slow]);
+    expect(both).toMatchObject({ requests: 40_000, requestsPerSecond: 4000, p50Ms: 6, p99Ms: 30, maxMs: 30 });
+    expect(both.meanMs).toBeCloseTo((2 * 30_000 + 6 * 10_000) / 40_000);
+    expect(combineWrk([fast])).toBe(fast);
   });
 });
 

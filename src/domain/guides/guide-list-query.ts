@@ -1,7 +1,8 @@
 // The list query of GET /v1/guides: the newest visible guides of some teams after a keyset position,
-// with an optional filter. For a handful of teams, each team's newest guides are found in its own range
-// of the team index and merged, so a page costs a few index seeks per team whatever the table holds; the
-// rows themselves (large: they carry the steps) are read only for the guides on the page.
+// with an optional filter. Every team of an organization is one range of the organization index; for a
+// handful of other teams, each team's newest guides are found in its own range of the team index and
+// merged, so a page costs a few index seeks per team whatever the table holds. The rows themselves
+// (large: they carry the steps) are read only for the guides on the page.
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { DomainContext } from '../context.js';
 import type { KeysetPosition } from '../keyset-cursor.js';
@@ -35,17 +36,22 @@ export function notOlderThan(position: KeysetPosition): Expression<SqlBool> {
   return sql<SqlBool>`(g.created_at, g.id) >= (${position.createdAt}, ${position.id})`;
 }
 
-function teamCondition(teamIds: readonly string[]): Expression<SqlBool> {
+/** Which guides a list is over: one team, some teams, or (one index range) every team of an organization. */
+type Owners = { teamIds: readonly string[] } | { organizationId: string };
+
+function ownerCondition(owners: Owners): Expression<SqlBool> {
+  if ('organizationId' in owners) return sql<SqlBool>`g.organization_id = ${owners.organizationId}`;
+  const { teamIds } = owners;
   return teamIds.length === 1 ? sql<SqlBool>`g.team_id = ${teamIds[0]}` : sql<SqlBool>`g.team_id IN (${sql.join(teamIds)})`;
 }
 
 /**
- * The positions of the teams' visible guides, newest first, after `after` and meeting every condition:
- * only columns of the (team_id, created_at, id, processing_state, title_folded) index are read, so the
- * walk never touches the table.
+ * The positions of the owners' visible guides, newest first, after `after` and meeting every condition:
+ * only columns of the team index (team_id, created_at, id, processing_state, title_folded) or of the
+ * organization index are read, so the walk never touches the table.
  */
-function positionsOf(ctx: DomainContext, teamIds: readonly string[], after: KeysetPosition | null, conditions: Expression<SqlBool>[], fetch: number) {
-  let select = ctx.db.selectFrom('guides as g').select(['g.id', 'g.created_at']).where(teamCondition(teamIds)).where(visible());
+function positionsOf(ctx: DomainContext, owners: Owners, after: KeysetPosition | null, conditions: Expression<SqlBool>[], fetch: number) {
+  let select = ctx.db.selectFrom('guides as g').select(['g.id', 'g.created_at']).where(ownerCondition(owners)).where(visible());
   if (after) select = select.where(olderThan(after));
   for (const condition of conditions) select = select.where(condition);
   return select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(fetch);
@@ -66,6 +72,8 @@ export type GuideListRow = Awaited<ReturnType<typeof rowsAt>>[number];
 
 export interface ListQuery {
   teamIds: readonly string[];
+  /** Set when `teamIds` are every team of this organization: its own index then answers. */
+  organizationId: string | null;
   after: KeysetPosition | null;
   fetch: number;
 }
@@ -76,19 +84,20 @@ export interface ListQuery {
  */
 export async function newestGuides(
   ctx: DomainContext,
-  { teamIds, after, fetch }: ListQuery,
+  { teamIds, organizationId, after, fetch }: ListQuery,
   options: { conditions?: Expression<SqlBool>[]; perTeam?: (teamId: string) => Expression<SqlBool>[]; merge?: boolean } = {},
 ): Promise<GuideListRow[]> {
   dependsOn(ctx.db, ...teamIds.map(tag.teamGuides), tag.users());
   const conditions = options.conditions ?? [];
   const forTeam = (teamId: string) => [...conditions, ...(options.perTeam?.(teamId) ?? [])];
+  if (organizationId !== null && !options.perTeam) return rowsAt(ctx, positionsOf(ctx, { organizationId }, after, conditions, fetch));
   const merge = options.merge !== false && teamIds.length > 1 && teamIds.length <= MERGE_TEAMS_UP_TO;
   if (!merge) {
     const only = teamIds.length === 1 ? forTeam(teamIds[0]!) : conditions;
-    return rowsAt(ctx, positionsOf(ctx, teamIds, after, only, fetch));
+    return rowsAt(ctx, positionsOf(ctx, { teamIds }, after, only, fetch));
   }
   // Each team's newest positions from its own index range, merged; only the page's rows are then read.
-  const arms = teamIds.map((teamId, i) => ctx.db.selectFrom(positionsOf(ctx, [teamId], after, forTeam(teamId), fetch).as(`t${i}`)).selectAll());
+  const arms = teamIds.map((teamId, i) => ctx.db.selectFrom(positionsOf(ctx, { teamIds: [teamId] }, after, forTeam(teamId), fetch).as(`t${i}`)).selectAll());
   const [first, ...rest] = arms;
   let union = first!;
   for (const arm of rest) union = union.unionAll(arm);

@@ -30,6 +30,8 @@ export interface GuideListItem {
 
 export interface GuidePageQuery {
   teamIds: readonly string[];
+  /** Set when `teamIds` are every team of this organization (an organization key without team_id). */
+  organizationId: string | null;
   q: string | undefined;
   limit: number;
   after: KeysetPosition | null;
@@ -43,7 +45,7 @@ export interface GuidePage {
 
 export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
   if (query.teamIds.length === 0) return { items: [], next: null };
-  const list = { teamIds: query.teamIds, after: query.after, fetch: query.limit + 1 };
+  const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: query.limit + 1 };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
   let rows: GuideListRow[] | null = null;
   if (!search) rows = await newestGuides(ctx, list);

@@ -102,6 +102,7 @@ export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<
     const row = {
       id: newId(),
       team_id: input.team_id,
+      organization_id: target.organizationId,
       owner_id: input.owner_id ?? null,
       title: input.title ?? null,
       title_folded: foldCase(input.title ?? ''),
@@ -221,7 +222,7 @@ export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string
   const teamId = normalizeId(toTeamId);
   return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
-    await requireTeam(trx, teamId);
+    const team = await requireTeam(trx, teamId);
     if (guide.team_id === teamId) return guide;
     const now = ctx.clock.now();
     await flushGuideUpdate(ctx, trx, guide.id, now, false);
@@ -229,7 +230,7 @@ export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string
     // Folders belong to a team, so a moved guide leaves its folder.
     await trx
       .updateTable('guides')
-      .set({ team_id: teamId, folder_id: null, updated_at: timestamp(now) })
+      .set({ team_id: teamId, organization_id: team.organization_id, folder_id: null, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
     touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.teamGuides(teamId)]);

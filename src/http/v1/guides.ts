@@ -58,7 +58,8 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
         }
         const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
         if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-        const page = await guidePage(reader, { teamIds, q, limit: limit!, after });
+        const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
+        const page = await guidePage(reader, { teamIds, organizationId, q, limit: limit!, after });
         return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
       });
     },

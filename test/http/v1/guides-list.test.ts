@@ -243,6 +243,27 @@ describe('which guides are listed', () => {
     expect(ids((await list(key, { team_id: newcomer.id })).data)).toEqual([joined.id]);
   });
 
+  it('a team that leaves its organization takes its guides out of the list, and a guide moved between organizations follows its team', async () => {
+    const first = await organizationWithTeams(t, 'growth', 2);
+    const second = await organizationWithTeams(t, 'growth', 1);
+    const [stays, leaves] = first.teams;
+    const kept = await createGuide(t, stays.id, { title: 'Stays' });
+    t.clock.advance(10);
+    const leaving = await createGuide(t, leaves.id, { title: 'Leaves with its team' });
+    t.clock.advance(10);
+    const moving = await createGuide(t, stays.id, { title: 'Moves to the other organization' });
+    expect(ids((await list(first.key)).data)).toEqual([moving.id, leaving.id, kept.id]);
+
+    await t.admin('PATCH', `/teams/${leaves.id}`, { organization_id: null });
+    await t.admin('POST', `/guides/${moving.id}/move`, { team_id: second.teams[0].id });
+    expect(ids((await list(first.key)).data)).toEqual([kept.id]);
+    expect(ids((await list(second.key)).data)).toEqual([moving.id]);
+
+    await t.admin('PATCH', `/teams/${leaves.id}`, { organization_id: second.organization.id });
+    expect(ids((await list(second.key)).data)).toEqual([moving.id, leaving.id]);
+    expect(ids((await list(second.key, { limit: 1 })).data)).toEqual([moving.id]);
+  });
+
   it('a team key lists only the guides of its own team (spec §1)', async () => {
     const { teams, key: organizationKey } = await organizationWithTeams(t, 'growth', 2);
     const teamKey = (await createKey(t, { type: 'team', id: teams[0].id })).secret;

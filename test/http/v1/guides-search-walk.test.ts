@@ -58,12 +58,16 @@ const at = (tick: number, ms = 0) => new Date(BASE + tick * 1000 + ms).toISOStri
  * the created_at given. Returns the visible ones (processing ones are not listed).
  */
 async function insertGuides(specs: Spec[]): Promise<Made[]> {
+  // A guide carries its team's organization, as the management API's writes keep it.
+  const teamRows = await t.service.ctx.db.selectFrom('teams').select(['id', 'organization_id']).execute();
+  const organizationOf = new Map(teamRows.map((team) => [team.id, team.organization_id]));
   const rows: Insertable<GuidesTable>[] = specs.map((spec) => {
     const id = spec.id ?? newId();
     const created = at(spec.tick, spec.ms);
     return {
       id,
       team_id: spec.teamId,
+      organization_id: organizationOf.get(spec.teamId) ?? null,
       owner_id: null,
       title: spec.title,
       title_folded: foldCase(spec.title),
