@@ -1,9 +1,9 @@
 // The benchmark's command line: `npm run bench -- [--quick] [--reuse] [--only list,search,…] [--no-webhooks]
-// [--seconds N] [--warmup N] [--guides N,…]`.
+// [--seconds N] [--warmup N] [--guides N,…] [--mixed-guides N]`.
 import { parseArgs } from 'node:util';
 import type { Mode, NoisyShape } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {
@@ -25,17 +25,21 @@ export interface BenchOptions {
   noisy: NoisyShape;
   /** Stores the webhook benchmarks run on. */
   webhookStores: ('sqlite' | 'postgres')[];
+  /** The mixed benchmark's store: guides (over 200 teams in 10 organizations), and whether it also runs on PostgreSQL. */
+  mixedGuides: number;
+  mixedOnPostgres: boolean;
   /** Write BENCHMARKS.md from this run (off for trial runs with --only). */
   writeReport: boolean;
 }
 
 export const USAGE = `npm run bench -- [options]
-  --quick            10,000 guides, short runs, 1,000 webhook events (under 3 minutes)
+  --quick            10,000 guides, short runs, 1,000 webhook events (under 6 minutes)
   --reuse            keep loaded stores in the temp directory and use them again
   --only LIST        comma-separated: ${SCENARIO_GROUPS.join(', ')}
   --no-webhooks      skip the webhook benchmarks (webhooks and noisy)
-  --sqlite-only      run the webhook benchmarks on SQLite only, not also on PostgreSQL
+  --sqlite-only      run the webhook and mixed benchmarks on SQLite only, not also on PostgreSQL
   --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)
+  --mixed-guides N   the mixed benchmark's store (default: 10000 quick; 100000 full)
   --seconds N        measured seconds per run (default 2 quick, 10 full)
   --warmup N         warm-up seconds per run (default 1 quick, 3 full)
   --events N         webhook events (default 1000 quick, 10000 full)
@@ -57,6 +61,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       only: { type: 'string' },
       'no-webhooks': { type: 'boolean', default: false },
       guides: { type: 'string' },
+      'mixed-guides': { type: 'string' },
       seconds: { type: 'string' },
       warmup: { type: 'string' },
       events: { type: 'string' },
@@ -110,7 +115,11 @@ export function parseOptions(argv: string[]): BenchOptions {
       seconds: quick ? 10 : 30,
     },
     webhookStores: values['sqlite-only'] ? ['sqlite'] : ['sqlite', 'postgres'],
+    // The shape production was described with: 100,000 guides over 200 teams in 10 organizations.
+    mixedGuides: positive('mixed-guides', values['mixed-guides'], quick ? 10_000 : 100_000),
+    mixedOnPostgres: !values['sqlite-only'],
     // A partial run must not overwrite the published table.
-    writeReport: values.only === undefined && !values['no-webhooks'] && !values['sqlite-only'] && values.guides === undefined,
+    writeReport:
+      values.only === undefined && !values['no-webhooks'] && !values['sqlite-only'] && values.guides === undefined && values['mixed-guides'] === undefined,
   };
 }

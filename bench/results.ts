@@ -138,6 +138,47 @@ export interface NoisyResult extends NoisyShape {
   peakSockets: number;
 }
 
+/** What a mixed run asked for: each kind of v1 request, by the number of distinct URLs of that kind. */
+export const MIXED_URL_KINDS = ['list', 'deep', 'search', 'team', 'detail', 'permalink', 'teams', 'members'] as const;
+export type MixedUrlKind = (typeof MIXED_URL_KINDS)[number];
+
+/** The URL list of the mixed benchmark on one store, gathered through the API before the runs. */
+export interface MixedUrls {
+  store: 'sqlite' | 'postgres';
+  /** Seconds the bulk loader took on this store. */
+  loadSeconds: number;
+  total: number;
+  byKind: Record<MixedUrlKind, number>;
+  /** Each key: what it reaches and how many of the URLs are its own. */
+  keys: { label: string; teams: number; guides: number; urls: number }[];
+  /** Distinct guides asked for by id; the writer edits among these. */
+  detailGuides: number;
+}
+
+/** One measured run of the mixed benchmark: one store, one or two service processes, one edit rate. */
+export interface MixedRun {
+  store: 'sqlite' | 'postgres';
+  processes: number;
+  readCache: boolean;
+  editsPerSecond: number;
+  /** wrk's figures over all its processes: requests and req/s added, percentiles the worse of them. */
+  load: WrkMeasurement;
+  /** With two service processes, one wrk each: each one's own figures. */
+  perProcess: WrkMeasurement[];
+  /** Edits through the management API while wrk ran: answered 2xx, and not. */
+  writes: { made: number; failed: number };
+  /** The largest resident set of each service process, sampled every 100 ms during the run, MiB. */
+  rssMb: number[];
+}
+
+export interface MixedResult {
+  shape: { guides: number; teams: number; organizations: number };
+  /** How two service processes are put under load, in words. */
+  twoProcesses: string;
+  urls: MixedUrls[];
+  runs: MixedRun[];
+}
+
 export interface Machine {
   cpus: number;
   cpuModel: string;
@@ -170,6 +211,8 @@ export interface BenchResults {
   searchPlans: SearchPlan[];
   webhooks: WebhookStoreResult[];
   noisy: NoisyResult[];
+  /** Absent from results written before the mixed benchmark existed. */
+  mixed?: MixedResult;
   /** What did not run or ran wrong, in words. */
   problems: string[];
 }

@@ -1,9 +1,11 @@
 // `npm run bench`: builds the service and the bench, loads the stores, runs the read benchmark on each
-// store and the webhook benchmark, writes bench/results/<time>-<mode>.json and latest-<mode>.json, and
-// regenerates BENCHMARKS.md. Figures are only compared within one run (see BENCHMARKS.md, How it measures).
+// store, the mixed benchmark and the webhook benchmark, writes bench/results/<time>-<mode>.json and
+// latest-<mode>.json, and regenerates BENCHMARKS.md. Figures are only compared within one run (see
+// BENCHMARKS.md, How it measures).
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMachine, gitState } from './machine.js';
+import { runMixedBench } from './mixed/mixed-bench.js';
 import { parseOptions, USAGE } from './options.js';
 import { partialResultsDir, repoRoot, resultsDir } from './paths.js';
 import { runReadPass } from './reads/read-bench.js';
@@ -74,7 +76,26 @@ async function main(): Promise<void> {
   };
   log(`${options.mode} run on ${results.machine.cpus} × ${results.machine.cpuModel}, Node.js ${results.machine.node}, ${wrk}`);
 
-  const readGroups = [...options.groups].filter((group) => group !== 'webhooks' && group !== 'noisy');
+  let servers: BenchServers | null = null;
+  try {
+    await runBenchmarks(options, results, () => (servers ??= startBenchServers()));
+  } finally {
+    (servers as BenchServers | null)?.stop();
+  }
+
+  const finished = new Date();
+  results.finishedAt = finished.toISOString();
+  results.seconds = (finished.getTime() - started.getTime()) / 1000;
+  log(`results: ${writeResults(results, options.writeReport)}`);
+  if (options.writeReport) log(`report: ${writeBenchmarks()}`);
+  else log('a partial run (--only, --no-webhooks, --sqlite-only, --guides or --mixed-guides): BENCHMARKS.md left as it was');
+  for (const problem of results.problems) log(`problem: ${problem}`);
+  if (results.problems.length > 0) process.exitCode = 1;
+}
+
+/** The benchmarks the options ask for, in turn; PostgreSQL and Redis start when one first needs them. */
+async function runBenchmarks(options: BenchOptions, results: BenchResults, benchServers: () => BenchServers): Promise<void> {
+  const readGroups = [...options.groups].filter((group) => group !== 'webhooks' && group !== 'noisy' && group !== 'mixed');
   if (readGroups.length > 0) {
     for (const [index, guides] of options.guides.entries()) {
       let store: LoadedStore | null = null;
@@ -99,16 +120,18 @@ async function main(): Promise<void> {
     }
   }
 
+  if (options.groups.has('mixed')) {
+    log(`mixed reads and edits at ${options.mixedGuides.toLocaleString('en')} guides`);
+    const mixed = await runMixedBench(options, options.mixedOnPostgres ? benchServers : null, log);
+    results.mixed = mixed.result;
+    results.problems.push(...mixed.problems);
+  }
+
   const webhookGroups = (['webhooks', 'noisy'] as const).filter((group) => options.groups.has(group));
   if (webhookGroups.length > 0) {
-    let servers: BenchServers | null = null;
     try {
       for (const kind of options.webhookStores) {
-        let store: WebhookStore = { kind: 'sqlite' };
-        if (kind === 'postgres') {
-          servers ??= startBenchServers();
-          store = { kind, servers };
-        }
+        const store: WebhookStore = kind === 'postgres' ? { kind, servers: benchServers() } : { kind: 'sqlite' };
         for (const group of webhookGroups) {
           log(`${group} on ${kind}`);
           try {
@@ -125,19 +148,8 @@ async function main(): Promise<void> {
       const message = `PostgreSQL for the webhook benchmarks could not start: ${error instanceof Error ? error.message : String(error)}`;
       log(message);
       results.problems.push(message);
-    } finally {
-      servers?.stop();
     }
   }
-
-  const finished = new Date();
-  results.finishedAt = finished.toISOString();
-  results.seconds = (finished.getTime() - started.getTime()) / 1000;
-  log(`results: ${writeResults(results, options.writeReport)}`);
-  if (options.writeReport) log(`report: ${writeBenchmarks()}`);
-  else log('a partial run (--only, --no-webhooks or --guides): BENCHMARKS.md left as it was');
-  for (const problem of results.problems) log(`problem: ${problem}`);
-  if (results.problems.length > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

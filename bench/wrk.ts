@@ -26,6 +26,8 @@ export interface WrkLoad {
   connections: number;
   threads: number;
   seconds: number;
+  /** A Lua script in bench/ other than wrk-report.lua (it must load that one for the report), and its arguments. */
+  script?: { name: string; args: string[] };
 }
 
 interface WrkJson {
@@ -60,6 +62,35 @@ export function parseWrkOutput(output: string): WrkMeasurement {
     maxMs: ms(raw.max_us),
     bytes: raw.bytes,
     errors: raw.errors,
+  };
+}
+
+/**
+ * Several wrk processes run side by side, as one: counts and rates added, percentiles and maximum the worse
+ * of them (wrk's histograms cannot be merged from outside), the mean weighted by requests.
+ */
+export function combineWrk(parts: readonly WrkMeasurement[]): WrkMeasurement {
+  if (parts.length === 1) return parts[0]!;
+  const sum = (pick: (part: WrkMeasurement) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  const worst = (pick: (part: WrkMeasurement) => number) => Math.max(...parts.map(pick));
+  const requests = sum((part) => part.requests);
+  return {
+    requests,
+    seconds: worst((part) => part.seconds),
+    requestsPerSecond: sum((part) => part.requestsPerSecond),
+    meanMs: requests > 0 ? sum((part) => part.meanMs * part.requests) / requests : 0,
+    p50Ms: worst((part) => part.p50Ms),
+    p90Ms: worst((part) => part.p90Ms),
+    p99Ms: worst((part) => part.p99Ms),
+    maxMs: worst((part) => part.maxMs),
+    bytes: sum((part) => part.bytes),
+    errors: {
+      connect: sum((part) => part.errors.connect),
+      read: sum((part) => part.errors.read),
+      write: sum((part) => part.errors.write),
+      status: sum((part) => part.errors.status),
+      timeout: sum((part) => part.errors.timeout),
+    },
   };
 }
 
@@ -107,9 +138,10 @@ export async function runWrk(load: WrkLoad): Promise<WrkMeasurement> {
     '--timeout',
     '10s',
     '-s',
-    join(repoRoot, 'bench', 'wrk-report.lua'),
+    join(repoRoot, 'bench', load.script?.name ?? 'wrk-report.lua'),
   ];
   for (const [name, value] of Object.entries(load.headers)) args.push('-H', `${name}: ${value}`);
-  args.push(load.url);
+  // wrk hands what follows the URL to the script's init(args).
+  args.push(load.url, ...(load.script?.args ?? []));
   return parseWrkOutput(await runToEnd('wrk', 'wrk', args));
 }

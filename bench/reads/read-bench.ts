@@ -24,7 +24,7 @@ export interface ReadPass {
  * connections, but a server still answers what it had read from them, and that backlog must not eat into
  * the next run. A probe is answered after what was queued before it.
  */
-async function drain(url: string): Promise<void> {
+export async function drain(url: string): Promise<void> {
   for (let i = 0; i < 2; i++) await fetch(`${url}/readyz`).then((response) => response.arrayBuffer());
 }
 

@@ -1,6 +1,6 @@
-// The targets of issues 5 and 11, each checked against one run's results. Pure: the report and its unit test
-// read the same verdicts.
-import type { BenchResults, ReadScenarioResult, Target } from '../results.js';
+// The targets of issues 5 and 11 and of the mixed benchmark, each checked against one run's results. Pure:
+// the report and its unit test read the same verdicts.
+import type { BenchResults, MixedResult, MixedRun, ReadScenarioResult, Target } from '../results.js';
 import { FIRST_PAGE_OF } from '../reads/scenarios.js';
 
 export interface Check {
@@ -98,11 +98,41 @@ export function checks(results: BenchResults): Check[] {
     const lost = n.healthyExpected - n.healthyDelivered;
     out.push({ what: `bad day (${store}): healthy events lost or sent twice`, measured: lost + n.duplicates, unit: 'count', target: '0', pass: lost === 0 && n.duplicates === 0 });
   }
+  if (results.mixed) out.push(...mixedChecks(results.mixed));
   const servicePeaks = results.processPeaks.filter((peak) => peak.target === 'service' || peak.target === 'serviceNoCache').map((peak) => peak.peakMb);
   for (const w of results.webhooks) servicePeaks.push(w.hwmMb);
   if (servicePeaks.length > 0) {
     const highest = Math.max(...servicePeaks);
     out.push({ what: 'service peak RSS (VmHWM), any run', measured: highest, unit: 'MiB', target: '< 300 MiB', pass: highest < 300 });
+  }
+  return out;
+}
+
+/** The mixed run of one store and number of processes, with the read cache on, at one edit rate. */
+function mixedRun(mixed: MixedResult, store: MixedRun['store'], processes: number, editsPerSecond: number): MixedRun | undefined {
+  return mixed.runs.find((run) => run.store === store && run.processes === processes && run.readCache && run.editsPerSecond === editsPerSecond);
+}
+
+/** Edits against none, PostgreSQL against SQLite, two processes against one, and memory; a ratio whose runs are missing is left out. */
+function mixedChecks(mixed: MixedResult): Check[] {
+  const out: Check[] = [];
+  const rps = (store: MixedRun['store'], processes: number, edits: number) => mixedRun(mixed, store, processes, edits)?.load.requestsPerSecond;
+  const compare = (what: string, numerator: number | undefined, denominator: number | undefined, goal: number) => {
+    if (numerator === undefined || denominator === undefined) return;
+    const value = ratio(numerator, denominator);
+    out.push({ what, measured: value, unit: 'ratio', target: `≥ ${goal}`, pass: value >= goal });
+  };
+  for (const store of ['sqlite', 'postgres'] as const) {
+    compare(`mixed (${storeName(store)}, one process): 1 / 0 edits/s, req/s`, rps(store, 1, 1), rps(store, 1, 0), 0.8);
+    compare(`mixed (${storeName(store)}, one process): 10 / 0 edits/s, req/s`, rps(store, 1, 10), rps(store, 1, 0), 0.6);
+  }
+  compare('mixed, 0 edits/s: PostgreSQL / SQLite, one process, req/s', rps('postgres', 1, 0), rps('sqlite', 1, 0), 0.6);
+  compare('mixed (PostgreSQL), 0 edits/s: two processes / one, req/s', rps('postgres', 2, 0), rps('postgres', 1, 0), 1.3);
+  for (const store of ['sqlite', 'postgres'] as const) {
+    const rss = mixed.runs.filter((run) => run.store === store).flatMap((run) => run.rssMb);
+    if (rss.length === 0) continue;
+    const highest = Math.max(...rss);
+    out.push({ what: `mixed (${storeName(store)}): RSS of a service process, highest`, measured: highest, unit: 'MiB', target: '< 300 MiB', pass: highest < 300 });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // BENCHMARKS.md from the latest results: the targets with their verdicts, the read table (service,
 // ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
 // takes the results and the hand-written CHANGES text and answers the document.
-import { type BenchResults, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
+import { type BenchResults, type MixedResult, type MixedUrls, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
 import { type Check, checks, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
@@ -87,6 +87,7 @@ function runSection(results: BenchResults, heading: string): string[] {
     }
     lines.push('');
   }
+  if (results.mixed) lines.push(...mixedSection(results.mixed));
   for (const w of results.webhooks) lines.push(...webhookSection(w));
   if (results.noisy.length > 0) lines.push(...noisySection(results.noisy));
   lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
@@ -96,6 +97,45 @@ function runSection(results: BenchResults, heading: string): string[] {
   }
   lines.push('');
   if (results.problems.length > 0) lines.push('### Problems in this run', '', ...results.problems.map((problem) => `- ${problem}`), '');
+  return lines;
+}
+
+function mixedSection(mixed: MixedResult): string[] {
+  const { guides, teams, organizations } = mixed.shape;
+  const lines = [
+    `### Mixed: thousands of distinct URLs from several keys, with edits meanwhile (${count(guides)} guides, ${count(teams)} teams in ${count(organizations)} organizations)`,
+    '',
+    '| store | service processes | edits/s | req/s | / 0 edits/s | p50 ms | p99 ms | non-2xx | edits made / failed | RSS MiB per process |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const run of mixed.runs) {
+    const still = mixed.runs.find((other) => other.store === run.store && other.processes === run.processes && other.readCache === run.readCache && other.editsPerSecond === 0);
+    const e = run.load.errors;
+    const socketErrors = e.connect + e.read + e.write + e.timeout;
+    lines.push(
+      `| ${storeName(run.store)}${run.readCache ? '' : ', READ_CACHE=off'} | ${run.processes} | ${run.editsPerSecond} | ${whole(run.load.requestsPerSecond)} ` +
+        `| ${fixed(ratio(run.load.requestsPerSecond, still?.load.requestsPerSecond), 2)} | ${fixed(run.load.p50Ms, 2)} | ${fixed(run.load.p99Ms, 2)} ` +
+        `| ${count(e.status)}${socketErrors > 0 ? ` (and ${count(socketErrors)} socket errors)` : ''} | ${count(run.writes.made)} / ${count(run.writes.failed)} ` +
+        `| ${run.rssMb.map((mb) => fixed(mb, 0)).join(', ')} |`,
+    );
+  }
+  lines.push('');
+  const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+  const describe = (urls: MixedUrls) => {
+    const kinds = Object.entries(urls.byKind).map(([kind, n]) => `${kind} ${count(n)}`).join(', ');
+    const keys = urls.keys.map((key) => `${key.label} (${plural(key.teams, 'team')}, ${plural(key.guides, 'guide')}, ${plural(key.urls, 'URL')})`).join('; ');
+    return `${count(urls.total)} distinct URLs (${kinds}) from ${urls.keys.length} keys: ${keys}; the writer edits among the ${count(urls.detailGuides)} guides asked for by id`;
+  };
+  for (const [n, urls] of mixed.urls.entries()) {
+    // The list is gathered again on each store (keys and cursors are the store's own); mostly it comes out the same.
+    const same = n > 0 && describe(urls) === describe(mixed.urls[0]!);
+    lines.push(`${storeName(urls.store)} (loaded in ${urls.loadSeconds} s): ${same ? `the same list, gathered again with its own keys and cursors` : describe(urls)}.`, '');
+  }
+  const two = mixed.runs.filter((run) => run.processes > 1 && run.perProcess.length > 1);
+  if (two.length > 0) {
+    const each = two.map((run) => `${whole(run.perProcess.reduce((sum, part) => sum + part.requestsPerSecond, 0))} = ${run.perProcess.map((part) => whole(part.requestsPerSecond)).join(' + ')} at ${run.editsPerSecond}`).join(', ');
+    lines.push(`Two service processes: ${mixed.twoProcesses}. Per process, req/s: ${each} edits/s.`, '');
+  }
   return lines;
 }
 
@@ -170,6 +210,25 @@ const METHOD = `## How it measures
   store's 500,000th newest guide is.
 - **Memory.** VmRSS of the server under load, sampled every 100 ms during each measured run (the table's
   RSS column), and VmHWM at the end of each pass (the peak table).
+- **Mixed** (\`--only mixed\`). Production-shaped reads: thousands of distinct v1 URLs from four keys (the
+  bulk loader's organization key reaching its 20 teams, a team key of the same organization, a team key on
+  a free plan, and an organization key of that free team's organization made through the management API).
+  Per key: \`GET /v1/guides?limit=N\` for every N from 1 to 100; deep pages from 40 cursors spread down the
+  key's whole list at limits 10, 25, 50 and 100; \`q=\` searches for 12 words of the loader's titles (common
+  and rare) at 8 limits; \`team_id=\` lists and \`/v1/members\` of every team it reaches; \`/v1/teams\`; and
+  \`GET /v1/guides/{id}\` for 1,500 distinct guides shared among the keys, one in four also by permalink.
+  The list is gathered through the API before anything is measured (\`bench/mixed/urls.ts\`), and every URL
+  must answer 200 once from each process before each round, which also refills the caches. wrk walks the
+  shuffled list round-robin, each request with its own key (\`bench/wrk-mixed.lua\`, same report hook).
+  Meanwhile the bench edits the title of a random guide among the 1,500 through
+  \`PATCH /admin/v1/guides/{id}\` at 0, 1 and 10 edits/s, on a clock, alternating between the processes.
+  Setups: SQLite with one \`ROLE=api\` process, read cache on and, as the reference, off; PostgreSQL (durable
+  defaults) with Redis (\`REDIS_URL\`) with one and with two \`ROLE=api\` processes, loaded by the same bulk
+  loader with the same seed. Two processes get two wrk processes, one each, with half the connections and
+  the whole list each (as a round-robin balancer would send every URL to both); req/s are added and p50/p99
+  are the worse of the two. The edit rates take turns round after round, each keeping its median round.
+  Non-2xx counts answers of 400 or more (wrk's status errors): no request carries \`If-None-Match\` and
+  the API does not redirect. RSS is each service process's VmRSS, sampled every 100 ms.
 - **Webhooks.** 10 endpoints of one team on a receiver process (\`bench/webhooks/receiver.ts\`) that
   answers 200 at once. Throughput: events made through \`POST /admin/v1/guides\` by 8 clients with nothing
   delivered yet, then \`ROLE=worker\` processes drain them (SQLite: one; PostgreSQL: one, then two on a
@@ -200,9 +259,9 @@ export function renderBenchmarks(runs: { full: BenchResults | null; quick: Bench
     'Node.js reaches on the same work in the same run (issue 5). Reproduce:',
     '',
     '```sh',
-    'npm run bench              # full: 1,000,000 and 10,000 guides, 10,000 webhook events (under 30 minutes)',
-    'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (under 3 minutes)',
-    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,webhooks',
+    'npm run bench              # full: 1,000,000 and 10,000 guides, mixed at 100,000, 10,000 webhook events (under 30 minutes)',
+    'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (under 6 minutes)',
+    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy',
     '```',
     '',
     'Results: `bench/results/<time>-<mode>.json` and `bench/results/latest-<mode>.json`.',

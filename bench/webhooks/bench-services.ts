@@ -1,29 +1,10 @@
-// What the webhook benchmarks share: the receiver process and its control API, the service's processes
-// in a role on a store, and the management API they are driven through.
-import { randomBytes } from 'node:crypto';
-import { benchScript, serviceMain } from '../paths.js';
+// What the webhook benchmarks share: the receiver process and its control API (the service's processes
+// and the management API are in ../services.ts).
+import { benchScript } from '../paths.js';
 import { type Child, freePort, spawnChild, waitReady } from '../processes.js';
 import type { Arrival, ReceiverStats, RequestCounts, Sample } from './receiver.js';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export class Admin {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
-
-  async post<T>(path: string, body: unknown): Promise<T> {
-    const response = await fetch(`${this.baseUrl}/admin/v1${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`POST /admin/v1${path}: ${response.status} ${text.slice(0, 500)}`);
-    return (JSON.parse(text) as { data: T }).data;
-  }
-}
 
 export class ReceiverClient {
   constructor(
@@ -69,41 +50,6 @@ export async function startReceiver(children: Child[]): Promise<ReceiverClient> 
   const receiver = new ReceiverClient(`http://127.0.0.1:${port}`, child.pid);
   await waitReady(child, `${receiver.url}/__bench/stats`);
   return receiver;
-}
-
-export type Role = 'api' | 'worker' | 'all';
-
-export interface RunningService {
-  child: Child;
-  url: string;
-  admin: Admin;
-}
-
-/** Starts service processes on one store, all with the same admin token. */
-export function serviceStarter(children: Child[], store: { databaseUrl: string; dataDir: string; redisUrl?: string }, env: Record<string, string> = {}) {
-  const token = `adm_bench_${randomBytes(12).toString('hex')}`;
-  // BENCH_SERVICE_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the service under load.
-  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return async (role: Role): Promise<RunningService> => {
-    const port = await freePort();
-    const child = spawnChild(`service (webhooks, ${role})`, process.execPath, [...nodeArgs, serviceMain], {
-      ROLE: role,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: store.databaseUrl,
-      ...(store.redisUrl ? { REDIS_URL: store.redisUrl } : {}),
-      DATA_DIR: store.dataDir,
-      ADMIN_TOKEN: token,
-      DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      ...env,
-    });
-    children.push(child);
-    const url = `http://127.0.0.1:${port}`;
-    await waitReady(child, `${url}/readyz`);
-    return { child, url, admin: new Admin(url, token) };
-  };
 }
 
 /** Runs `count` calls of `make(n)`, `clients` at a time. */

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, memoryOf, socketsOf } from '../processes.js';
 import type { NoisyResult, NoisyShape } from '../results.js';
-import { inParallel, serviceStarter, sleep, startReceiver } from './bench-services.js';
+import { serviceStarter } from '../services.js';
+import { inParallel, sleep, startReceiver } from './bench-services.js';
 import { summarize } from './percentiles.js';
 import type { WebhookStore } from './webhook-bench.js';
 

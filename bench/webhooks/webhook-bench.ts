@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { type Child, cpuUse, machineBusy, memoryOf, pidsNamed, sampleRss } from '../processes.js';
 import type { WebhookDrain, WebhookStoreResult } from '../results.js';
 import type { BenchServers } from '../test-servers.js';
-import { type Admin, arrivalRate, inParallel, type RunningService, serviceStarter, sleep, startReceiver } from './bench-services.js';
+import { type Admin, type RunningService, serviceStarter } from '../services.js';
+import { arrivalRate, inParallel, sleep, startReceiver } from './bench-services.js';
 import { summarize } from './percentiles.js';
 import { replayDeliveries } from './undici-ceiling.js';
 
