@@ -16,8 +16,15 @@ const TAG_TABLES = {
   team: ['teams'],
   /** An organization's row and which teams it holds. */
   organization: ['organizations', 'teams'],
-  /** Every guide of a team: its lists, searches and details, and where its plan's lock begins. */
+  /**
+   * Which guides a team has and in what order, visible or not, and which permalink names which: what a
+   * page holds, where the plan's lock begins, whether an id or permalink is found.
+   */
   guides: ['guides'],
+  /** One guide's fields as shown: on the pages that hold it and in its detail. */
+  guide: ['guides'],
+  /** The titles of a team's guides: what a search matches. */
+  titles: ['guides'],
   /** A team's memberships. */
   members: ['memberships'],
   /** People's names, e-mails and avatars, shown beside guides and members: one tag for all of them. */
@@ -34,6 +41,8 @@ export const tag = {
   team: (teamId: string) => `team:${teamId}`,
   organization: (organizationId: string) => `organization:${organizationId}`,
   teamGuides: (teamId: string) => `guides:${teamId}`,
+  guide: (guideId: string) => `guide:${guideId}`,
+  teamTitles: (teamId: string) => `titles:${teamId}`,
   members: (teamId: string) => `members:${teamId}`,
   users: () => 'users:',
 } satisfies Record<string, (...ids: string[]) => `${TagKind}:${string}`>;

@@ -58,7 +58,7 @@ function positionsOf(ctx: DomainContext, owners: Owners, after: KeysetPosition |
 }
 
 async function rowsAt(ctx: DomainContext, picked: Expression<{ id: string; created_at: string }>) {
-  return ctx.db
+  const rows = await ctx.db
     .selectFrom('guides as g')
     .leftJoin('users as u', 'u.id', 'g.owner_id')
     .select(LIST_COLUMNS)
@@ -66,6 +66,8 @@ async function rowsAt(ctx: DomainContext, picked: Expression<{ id: string; creat
     .orderBy('g.created_at', 'desc')
     .orderBy('g.id', 'desc')
     .execute();
+  dependsOn(ctx.db, ...rows.map((row) => tag.guide(row.id)));
+  return rows;
 }
 
 export type GuideListRow = Awaited<ReturnType<typeof rowsAt>>[number];

@@ -47,6 +47,7 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
   if (query.teamIds.length === 0) return { items: [], next: null };
   const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: query.limit + 1 };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
+  if (search) dependsOn(ctx.db, ...query.teamIds.map(tag.teamTitles));
   let rows: GuideListRow[] | null = null;
   if (!search) rows = await newestGuides(ctx, list);
   else if (!search.indexed) rows = await newestGuides(ctx, list, { conditions: [search.perRow] });
@@ -131,6 +132,6 @@ export async function findVisibleGuide(db: Executor, teamIds: readonly string[],
     .executeTakeFirst();
   // Ids and permalinks are unique: a guide found stays the one named until its own team's guides change
   // (a move changes both teams); that none is found can change with any guide of these teams.
-  dependsOn(db, ...(row ? [tag.teamGuides(row.team_id)] : teamIds.map(tag.teamGuides)));
+  dependsOn(db, ...(row ? [tag.teamGuides(row.team_id), tag.guide(row.id)] : teamIds.map(tag.teamGuides)));
   return row ? describeGuide(db, row) : null;
 }

@@ -189,7 +189,13 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
       .set({ ...changes, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
-    touched(trx, 'guides', [tag.teamGuides(guide.team_id)]);
+    // An edit leaves the team's guides and their order as they were: it changes the pages that show
+    // this guide, the searches when the title changes, and which guide a permalink names.
+    touched(trx, 'guides', [
+      tag.guide(id),
+      ...(changes.title !== undefined ? [tag.teamTitles(guide.team_id)] : []),
+      ...(changes.permalink !== undefined ? [tag.teamGuides(guide.team_id)] : []),
+    ]);
     const updated = await requireGuideRow(trx, id);
     const changed = changedColumns(changes);
     if (changed.length > 0) await noteGuideUpdate(ctx, trx, updated, changed, now);
@@ -209,7 +215,7 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
       .set({ processing_state: outcome, processing_error: outcome === 'failed' ? error : null, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
-    touched(trx, 'guides', [tag.teamGuides(guide.team_id)]);
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.guide(id)]);
     const settled = await requireGuideRow(trx, id);
     const target = await guideEventTarget(ctx, trx, guide.team_id, now);
     await recordGuideEvent(target, outcome === 'finished' ? 'guide.ready' : 'guide.failed', settled);
@@ -233,7 +239,7 @@ export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string
       .set({ team_id: teamId, organization_id: team.organization_id, folder_id: null, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
-    touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.teamGuides(teamId)]);
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.teamGuides(teamId), tag.guide(id)]);
     const moved = await requireGuideRow(trx, id);
     await recordGuideEvent(await guideEventTarget(ctx, trx, teamId, now), 'guide.created', moved);
     return moved;
@@ -246,7 +252,7 @@ export async function deleteGuide(ctx: DomainContext, id: string): Promise<void>
     const now = ctx.clock.now();
     await flushGuideUpdate(ctx, trx, guide.id, now, false);
     await trx.deleteFrom('guides').where('id', '=', id).execute();
-    touched(trx, 'guides', [tag.teamGuides(guide.team_id)]);
+    touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.guide(id)]);
     await recordGuideDeleted(await guideEventTarget(ctx, trx, guide.team_id, now), guide);
   });
 }

@@ -110,6 +110,8 @@ describe('the read cache against the uncached service on the same store', () => 
     const writes: [string, () => Promise<unknown>][] = [
       ['guide created', () => createGuide(cached, w.teams[1]!.id, { title: 'Fjord new' })],
       ['title edited', () => cached.admin('PATCH', `/guides/${g0.id}`, { title: 'Renamed fjord' })],
+      // g2 was on no page of the search for "report 3" (ids 0, 1, 2 and 3 end each title); now it is.
+      ['title now matches a search', () => cached.admin('PATCH', `/guides/${g2.id}`, { title: 'Report 3, again' })],
       ['published', () => cached.admin('PATCH', `/guides/${g1.id}`, { publish_status: 'PUBLISHED' })],
       ['owner changed', () => cached.admin('PATCH', `/guides/${g1.id}`, { owner_id: w.users[2]!.id })],
       ['steps changed', () => cached.admin('PATCH', `/guides/${g2.id}`, { steps: [{ text: 'Only' }] })],
@@ -150,9 +152,10 @@ describe('the read cache against the uncached service on the same store', () => 
     expect(logLines.filter((line) => line.includes('without saying what it changed'))).toHaveLength(1);
   }, 180_000);
 
-  it("a guide edit keeps the answers of other teams and of the guide's own team's members", async () => {
+  it('a title edit drops the pages that show the guide, the searches over its team and its detail, and keeps the rest', async () => {
     const w = await world();
     const other = await world();
+    // w.guides: four per team, team 0's first, each newer than the one before; the edit is to the oldest.
     const keep = [
       [other.orgKey, '/v1/guides'],
       [other.orgKey, `/v1/guides/${other.guides[0]!.id}`],
@@ -160,14 +163,18 @@ describe('the read cache against the uncached service on the same store', () => 
       [w.orgKey, '/v1/teams'],
       [w.orgKey, `/v1/members?team_id=${w.teams[0]!.id}`],
       [w.soloKey, '/v1/guides'],
+      [w.orgKey, '/v1/guides?limit=1'], // the newest guide only
+      [w.orgKey, `/v1/guides?team_id=${w.teams[1]!.id}`],
       [w.orgKey, `/v1/guides/${w.guides[4]!.id}`], // a guide of the other team of the organization
+      [w.teamKey, `/v1/guides/${w.guides[1]!.permalink}`], // another guide of the same team
     ];
     const drop = [
       [w.orgKey, '/v1/guides'],
       [w.orgKey, '/v1/guides?q=fjord'],
+      [w.orgKey, '/v1/guides?q=zzz'], // a search over the team, even one the title never matched
       [w.teamKey, '/v1/guides'],
       [w.orgKey, `/v1/guides/${w.guides[0]!.id}`],
-      [w.teamKey, `/v1/guides/${w.guides[1]!.permalink}`],
+      [w.teamKey, `/v1/guides/${w.guides[0]!.permalink}`],
     ];
     for (const [key, path] of [...keep, ...drop]) await cached.get(path!, key);
     await cached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Edited' });
@@ -181,6 +188,20 @@ describe('the read cache against the uncached service on the same store', () => 
       await cached.get(path!, key);
       expect(cache().stats.misses, `${path} was dropped`).toBe(misses + 1);
     }
+  });
+
+  it('a new guide drops every page and search over its team, and none of another team', async () => {
+    const w = await world();
+    const paths = ['/v1/guides?limit=1', '/v1/guides?q=report'];
+    for (const path of paths) await cached.get(path, w.soloKey);
+    for (const path of paths) await cached.get(path, w.teamKey);
+    await createGuide(cached, w.teams[0]!.id, { title: 'Newest' });
+    const misses = cache().stats.misses;
+    expect((await cached.get('/v1/guides?limit=1', w.teamKey)).json().data[0].title).toBe('Newest');
+    await cached.get('/v1/guides?q=report', w.teamKey);
+    expect(cache().stats.misses).toBe(misses + 2);
+    for (const path of paths) await cached.get(path, w.soloKey);
+    expect(cache().stats.misses).toBe(misses + 2);
   });
 
   it('a membership change drops that team’s members and nothing of its guides', async () => {
