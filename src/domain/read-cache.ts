@@ -10,7 +10,7 @@
 // served from it or kept in it.
 import { randomUUID } from 'node:crypto';
 import type { DomainContext } from './context.js';
-import { type Changes, startReading } from './read-dependencies.js';
+import { type Changes, changedTag, type Dependencies, startReading } from './read-dependencies.js';
 
 export interface ReadCacheOptions {
   /** What the entries may weigh together; the least recently used go first. */
@@ -25,10 +25,9 @@ export interface ReadCacheOptions {
   suspended?: boolean;
 }
 
-interface Entry {
+interface Entry extends Dependencies {
   value: unknown;
   weight: number;
-  tags: readonly string[];
 }
 
 export class ReadCache {
@@ -67,14 +66,19 @@ export class ReadCache {
       this.weight = 0;
       return;
     }
-    for (const tag of changes) {
-      // Re-inserted, so that the map stays in the order of the changes.
+    for (const change of changes) {
+      const { tag, drops } = changedTag(change);
+      // Re-inserted, so that the map stays in the order of the changes. A computation that overlapped
+      // the change is not kept, whether or not the change would have dropped it.
       this.lastChanged.delete(tag);
       this.lastChanged.set(tag, this.sequence);
       const keys = this.keysByTag.get(tag);
       if (!keys) continue;
-      this.stats.dropped += keys.size;
-      for (const key of [...keys]) this.drop(key);
+      for (const key of [...keys]) {
+        if (!drops(this.entries.get(key)!)) continue;
+        this.stats.dropped += 1;
+        this.drop(key);
+      }
     }
     this.forgetSettledChanges();
   }
@@ -134,9 +138,9 @@ export class ReadCache {
     } finally {
       if (this.computing.get(key)?.value === computation) this.computing.delete(key);
     }
-    const { tags, uncovered } = reading.finish();
+    const { uncovered, ...dependencies } = reading.finish();
     if (uncovered.length > 0) this.options.onUncovered?.(key, uncovered);
-    else if (this.unchangedSince(since, tags)) this.keep(key, value, tags);
+    else if (this.unchangedSince(since, dependencies.tags)) this.keep(key, value, dependencies);
     return value;
   }
 
@@ -145,12 +149,12 @@ export class ReadCache {
     return tags.every((tag) => (this.lastChanged.get(tag) ?? 0) <= since);
   }
 
-  private keep(key: string, value: unknown, tags: readonly string[]): void {
+  private keep(key: string, value: unknown, dependencies: Dependencies): void {
     this.drop(key);
     const weight = key.length + this.options.weigh(value);
-    this.entries.set(key, { value, weight, tags });
+    this.entries.set(key, { value, weight, ...dependencies });
     this.weight += weight;
-    for (const tag of tags) {
+    for (const tag of dependencies.tags) {
       let keys = this.keysByTag.get(tag);
       if (!keys) this.keysByTag.set(tag, (keys = new Set()));
       keys.add(key);

@@ -7,6 +7,7 @@
 // watched table it did not declare drops every cached answer.
 import { ReadRecorder, WriteRecorder } from '../db/change-watch.js';
 import type { DomainContext, Executor } from './context.js';
+import { titleContains } from './guides/title-search.js';
 
 /** Each kind of tag, and the tables whose rows it stands for. */
 const TAG_TABLES = {
@@ -43,6 +44,9 @@ export const tag = {
   teamGuides: (teamId: string) => `guides:${teamId}`,
   guide: (guideId: string) => `guide:${guideId}`,
   teamTitles: (teamId: string) => `titles:${teamId}`,
+  /** A title changed from one folded title to another: only searches whose term either contains change. */
+  retitled: (teamId: string, before: string, after: string) =>
+    `titles:${teamId}:${encodeURIComponent(before)}:${encodeURIComponent(after)}` as const,
   members: (teamId: string) => `members:${teamId}`,
   users: () => 'users:',
 } satisfies Record<string, (...ids: string[]) => `${TagKind}:${string}`>;
@@ -56,33 +60,71 @@ function kindOf(name: string): TagKind {
 
 // ---- reads ----------------------------------------------------------------------------------------
 
-const readScopes = new WeakMap<object, Set<string>>();
+interface ReadScope {
+  tags: Set<string>;
+  searchTerm?: string;
+}
+
+const readScopes = new WeakMap<object, ReadScope>();
 
 /** Notes that the answer being computed on `db` depends on these tags; nothing happens outside a cached computation. */
 export function dependsOn(db: Executor, ...tags: string[]): void {
   const scope = readScopes.get(db);
-  if (scope) for (const name of tags) scope.add(name);
+  if (scope) for (const name of tags) scope.tags.add(name);
+}
+
+/** Notes that the answer is a search for `term` (folded) over these teams' titles. */
+export function searchesTitles(db: Executor, teamIds: readonly string[], term: string): void {
+  dependsOn(db, ...teamIds.map(tag.teamTitles));
+  const scope = readScopes.get(db);
+  if (scope) scope.searchTerm = term;
+}
+
+/** What a computed answer depends on. */
+export interface Dependencies {
+  tags: string[];
+  /** For a search, its folded term: a title change drops the answer only if either title contains it. */
+  searchTerm?: string;
 }
 
 export interface Reading {
   /** The context to compute on: its statements are watched and its dependencies collected. */
   ctx: DomainContext;
-  /** The tags the computation depended on, and the tables it read that none of them stands for. */
-  finish(): { tags: string[]; uncovered: string[] };
+  /** What the computation depended on, and the tables it read that none of its tags stands for. */
+  finish(): Dependencies & { uncovered: string[] };
 }
 
 export function startReading(ctx: DomainContext): Reading {
   const recorder = new ReadRecorder();
   const db = ctx.db.withPlugin(recorder);
-  const tags = new Set<string>();
-  readScopes.set(db, tags);
+  const scope: ReadScope = { tags: new Set() };
+  readScopes.set(db, scope);
   return {
     ctx: { ...ctx, db },
     finish() {
-      const covered = new Set<string>([...tags].flatMap((name) => TAG_TABLES[kindOf(name)] ?? []));
-      return { tags: [...tags], uncovered: [...recorder.read].filter((table) => !covered.has(table)) };
+      const covered = new Set<string>([...scope.tags].flatMap((name) => TAG_TABLES[kindOf(name)] ?? []));
+      const uncovered = [...recorder.read].filter((table) => !covered.has(table));
+      return { tags: [...scope.tags], searchTerm: scope.searchTerm, uncovered };
     },
   };
+}
+
+/**
+ * A changed tag as the cache applies it: the tag whose answers it may drop, and whether it drops a given
+ * answer. Only a title change is selective; every other change drops every answer holding its tag.
+ */
+export function changedTag(name: string): { tag: string; drops: (answer: Dependencies) => boolean } {
+  if (kindOf(name) === 'titles') {
+    const [kind, teamId, before, after] = name.split(':');
+    if (before !== undefined && after !== undefined) {
+      const titles = [decodeURIComponent(before), decodeURIComponent(after)];
+      return {
+        tag: `${kind}:${teamId}`,
+        drops: (answer) => answer.searchTerm === undefined || titles.some((title) => titleContains(title, answer.searchTerm!)),
+      };
+    }
+  }
+  return { tag: name, drops: () => true };
 }
 
 // ---- writes ---------------------------------------------------------------------------------------

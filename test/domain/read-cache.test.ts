@@ -6,7 +6,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DomainContext } from '../../src/domain/context.js';
 import { ReadCache, type ReadCacheOptions } from '../../src/domain/read-cache.js';
-import { dependsOn, tag } from '../../src/domain/read-dependencies.js';
+import { dependsOn, searchesTitles, tag } from '../../src/domain/read-dependencies.js';
 
 function context(): DomainContext {
   const sqlite = new SQLite(':memory:');
@@ -60,6 +60,33 @@ describe('read cache', () => {
     cache.invalidate('all');
     await cache.remember(ctx, 'b', b.compute);
     expect(b.calls()).toBe(2);
+  });
+
+  it('a title change drops the searches over its team whose term either title contains, and every other answer on its titles', async () => {
+    const cache = cacheWith();
+    const search = (term: string) => {
+      let calls = 0;
+      return {
+        compute: async (reader: DomainContext) => {
+          searchesTitles(reader.db, ['a'], term);
+          return ++calls;
+        },
+        calls: () => calls,
+      };
+    };
+    const before = search('fjord');
+    const after = search('harbour');
+    const neither = search('zebra');
+    const untermed = counting(tag.teamTitles('a'));
+    const reads = [before, after, neither, untermed];
+    for (let i = 0; i < 2; i++) for (const [n, read] of reads.entries()) await cache.remember(ctx, `k${n}`, read.compute);
+    cache.invalidate([tag.retitled('a', 'the fjord: a guide', 'the harbour guide')]);
+    for (const [n, read] of reads.entries()) await cache.remember(ctx, `k${n}`, read.compute);
+    expect(reads.map((read) => read.calls())).toEqual([2, 2, 1, 2]);
+    // Another team's title change drops nothing here.
+    cache.invalidate([tag.retitled('b', 'zebra', 'zebra crossing')]);
+    await cache.remember(ctx, 'k2', neither.compute);
+    expect(neither.calls()).toBe(1);
   });
 
   it('does not keep an answer computed while one of its tags changed, but keeps one whose tags did not', async () => {

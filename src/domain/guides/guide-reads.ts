@@ -6,13 +6,13 @@ import type { DomainContext, Executor } from '../context.js';
 import { isUuidShaped } from '../ids.js';
 import { planRules } from '../plans.js';
 import { teamPlans } from '../teams.js';
-import { dependsOn, tag } from '../read-dependencies.js';
+import { dependsOn, searchesTitles, tag } from '../read-dependencies.js';
 import type { KeysetPosition } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
 import { type GuideListRow, newestGuides, visible } from './guide-list-query.js';
 import { searchByWalking } from './guide-search-walk.js';
-import { titleSearch } from './title-search.js';
+import { searchTerm, titleSearch } from './title-search.js';
 
 export interface GuideListItem {
   id: string;
@@ -47,7 +47,7 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
   if (query.teamIds.length === 0) return { items: [], next: null };
   const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: query.limit + 1 };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
-  if (search) dependsOn(ctx.db, ...query.teamIds.map(tag.teamTitles));
+  if (query.q !== undefined) searchesTitles(ctx.db, query.teamIds, searchTerm(query.q));
   let rows: GuideListRow[] | null = null;
   if (!search) rows = await newestGuides(ctx, list);
   else if (!search.indexed) rows = await newestGuides(ctx, list, { conditions: [search.perRow] });

@@ -193,7 +193,7 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
     // this guide, the searches when the title changes, and which guide a permalink names.
     touched(trx, 'guides', [
       tag.guide(id),
-      ...(changes.title !== undefined ? [tag.teamTitles(guide.team_id)] : []),
+      ...(changes.title_folded !== undefined ? [tag.retitled(guide.team_id, guide.title_folded, changes.title_folded)] : []),
       ...(changes.permalink !== undefined ? [tag.teamGuides(guide.team_id)] : []),
     ]);
     const updated = await requireGuideRow(trx, id);

@@ -15,8 +15,18 @@ export interface TitleSearch {
 
 const TRIGRAM = 3;
 
+/** The term as matched: folded like the stored titles. */
+export function searchTerm(q: string): string {
+  return foldCase(q);
+}
+
+/** The rule both SQL forms below apply, for a title and a term already folded. */
+export function titleContains(foldedTitle: string, term: string): boolean {
+  return foldedTitle.includes(term);
+}
+
 export function titleSearch(dialect: DialectName, q: string): TitleSearch {
-  const term = foldCase(q);
+  const term = searchTerm(q);
   const trigrams = [...term].length >= TRIGRAM;
   if (dialect === 'sqlite') {
     // Inside an FTS5 string every character is literal except the double quote, which is doubled.

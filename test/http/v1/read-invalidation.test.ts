@@ -152,7 +152,7 @@ describe('the read cache against the uncached service on the same store', () => 
     expect(logLines.filter((line) => line.includes('without saying what it changed'))).toHaveLength(1);
   }, 180_000);
 
-  it('a title edit drops the pages that show the guide, the searches over its team and its detail, and keeps the rest', async () => {
+  it('a title edit drops the pages that show the guide, the searches over its team for a term either title holds, and its detail; it keeps the rest', async () => {
     const w = await world();
     const other = await world();
     // w.guides: four per team, team 0's first, each newer than the one before; the edit is to the oldest.
@@ -167,11 +167,12 @@ describe('the read cache against the uncached service on the same store', () => 
       [w.orgKey, `/v1/guides?team_id=${w.teams[1]!.id}`],
       [w.orgKey, `/v1/guides/${w.guides[4]!.id}`], // a guide of the other team of the organization
       [w.teamKey, `/v1/guides/${w.guides[1]!.permalink}`], // another guide of the same team
+      [w.orgKey, '/v1/guides?q=zzz'], // a search neither the old title nor the new one matches
     ];
     const drop = [
       [w.orgKey, '/v1/guides'],
-      [w.orgKey, '/v1/guides?q=fjord'],
-      [w.orgKey, '/v1/guides?q=zzz'], // a search over the team, even one the title never matched
+      [w.orgKey, '/v1/guides?q=fjord'], // the old title matched
+      [w.orgKey, '/v1/guides?q=dite'], // the new one does
       [w.teamKey, '/v1/guides'],
       [w.orgKey, `/v1/guides/${w.guides[0]!.id}`],
       [w.teamKey, `/v1/guides/${w.guides[0]!.permalink}`],
