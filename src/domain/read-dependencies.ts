@@ -44,7 +44,11 @@ export const tag = {
   teamGuides: (teamId: string) => `guides:${teamId}`,
   guide: (guideId: string) => `guide:${guideId}`,
   teamTitles: (teamId: string) => `titles:${teamId}`,
-  /** A title changed from one folded title to another: only searches whose term either contains change. */
+  /**
+   * A title changed from one folded title to another. A search's matches change only if exactly one of
+   * the two titles holds its term; when both do, only the pages that show the guide change, and those
+   * depend on the guide's own tag.
+   */
   retitled: (teamId: string, before: string, after: string) =>
     `titles:${teamId}:${encodeURIComponent(before)}:${encodeURIComponent(after)}` as const,
   members: (teamId: string) => `members:${teamId}`,
@@ -83,7 +87,7 @@ export function searchesTitles(db: Executor, teamIds: readonly string[], term: s
 /** What a computed answer depends on. */
 export interface Dependencies {
   tags: string[];
-  /** For a search, its folded term: a title change drops the answer only if either title contains it. */
+  /** For a search, its folded term: a title change drops the answer only if it enters or leaves the matches. */
   searchTerm?: string;
 }
 
@@ -117,10 +121,10 @@ export function changedTag(name: string): { tag: string; drops: (answer: Depende
   if (kindOf(name) === 'titles') {
     const [kind, teamId, before, after] = name.split(':');
     if (before !== undefined && after !== undefined) {
-      const titles = [decodeURIComponent(before), decodeURIComponent(after)];
+      const [old, now] = [decodeURIComponent(before), decodeURIComponent(after)];
       return {
         tag: `${kind}:${teamId}`,
-        drops: (answer) => answer.searchTerm === undefined || titles.some((title) => titleContains(title, answer.searchTerm!)),
+        drops: ({ searchTerm }) => searchTerm === undefined || titleContains(old, searchTerm) !== titleContains(now, searchTerm),
       };
     }
   }

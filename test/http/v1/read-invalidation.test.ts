@@ -76,8 +76,11 @@ async function urlsOf(w: World): Promise<[string, string][]> {
   const urls: [string, string][] = [];
   for (const key of [w.orgKey, w.teamKey, w.soloKey]) {
     const paths = ['/v1/auth/verify', '/v1/guides', '/v1/guides?limit=1', '/v1/guides?limit=3', '/v1/guides?q=fjord', '/v1/guides?q=report%203', '/v1/teams'];
-    const first = (await uncached.get('/v1/guides?limit=2', key)).json();
-    if (first.next_cursor) paths.push(`/v1/guides?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`);
+    for (const list of ['/v1/guides?limit=2', '/v1/guides?q=fjord&limit=2']) {
+      const first = (await uncached.get(list, key)).json();
+      paths.push(list);
+      if (first.next_cursor) paths.push(`${list}&cursor=${encodeURIComponent(first.next_cursor)}`);
+    }
     for (const team of [...w.teams, w.solo]) paths.push(`/v1/guides?team_id=${team.id}`, `/v1/members?team_id=${team.id}`);
     for (const guide of w.guides) paths.push(`/v1/guides/${guide.id}`, `/v1/guides/${guide.permalink}`);
     paths.push('/v1/guides/no-such-guide');
@@ -152,7 +155,7 @@ describe('the read cache against the uncached service on the same store', () => 
     expect(logLines.filter((line) => line.includes('without saying what it changed'))).toHaveLength(1);
   }, 180_000);
 
-  it('a title edit drops the pages that show the guide, the searches over its team for a term either title holds, and its detail; it keeps the rest', async () => {
+  it('a title edit drops the pages that show the guide, the searches it enters or leaves, and its detail; it keeps the rest', async () => {
     const w = await world();
     const other = await world();
     // w.guides: four per team, team 0's first, each newer than the one before; the edit is to the oldest.
@@ -168,17 +171,19 @@ describe('the read cache against the uncached service on the same store', () => 
       [w.orgKey, `/v1/guides/${w.guides[4]!.id}`], // a guide of the other team of the organization
       [w.teamKey, `/v1/guides/${w.guides[1]!.permalink}`], // another guide of the same team
       [w.orgKey, '/v1/guides?q=zzz'], // a search neither the old title nor the new one matches
+      [w.orgKey, '/v1/guides?q=fjord&limit=2'], // both match, and the guide is not on this page
     ];
     const drop = [
       [w.orgKey, '/v1/guides'],
-      [w.orgKey, '/v1/guides?q=fjord'], // the old title matched
-      [w.orgKey, '/v1/guides?q=dite'], // the new one does
+      [w.orgKey, '/v1/guides?q=report'], // the old title matched, the new one does not
+      [w.orgKey, '/v1/guides?q=dite'], // the new one matches
+      [w.orgKey, '/v1/guides?q=fjord'], // both match, and the page shows the guide
       [w.teamKey, '/v1/guides'],
       [w.orgKey, `/v1/guides/${w.guides[0]!.id}`],
       [w.teamKey, `/v1/guides/${w.guides[0]!.permalink}`],
     ];
     for (const [key, path] of [...keep, ...drop]) await cached.get(path!, key);
-    await cached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Edited' });
+    await cached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Edited fjord' });
     for (const [key, path] of keep) {
       const misses = cache().stats.misses;
       await cached.get(path!, key);
