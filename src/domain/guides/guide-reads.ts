@@ -43,15 +43,26 @@ export interface GuidePage {
   next: KeysetPosition | null;
 }
 
+/** Below this many matches in the whole service, a search reads them from the trigram index. */
+const FEW_MATCHES = 1000;
+
 export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
   if (query.teamIds.length === 0) return { items: [], next: null };
   const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: query.limit + 1 };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
   if (query.q !== undefined) searchesTitles(ctx.db, query.teamIds, searchTerm(query.q));
-  let rows: GuideListRow[] | null = null;
+  let rows: GuideListRow[];
   if (!search) rows = await newestGuides(ctx, list);
   else if (!search.indexed) rows = await newestGuides(ctx, list, { conditions: [search.perRow] });
-  else rows = (await searchByWalking(ctx, list, search.perRow)) ?? (await newestGuides(ctx, list, { conditions: [search.indexed], merge: false }));
+  else if (search.countUpTo && (await search.countUpTo(ctx.db, FEW_MATCHES)) < FEW_MATCHES) {
+    // A rare term: its few matches in the whole service, filtered to the key's teams, are the page.
+    rows = await newestGuides(ctx, list, { conditions: [search.indexed], merge: false });
+  } else if (list.organizationId !== null) {
+    // A common term over a whole organization: one walk of its range, which finds a page of matches soon.
+    rows = await newestGuides(ctx, list, { conditions: [search.perRow] });
+  } else {
+    rows = (await searchByWalking(ctx, list, search.perRow)) ?? (await newestGuides(ctx, list, { conditions: [search.indexed], merge: false }));
+  }
 
   const hasMore = rows.length > query.limit;
   const pageRows = hasMore ? rows.slice(0, query.limit) : rows;

@@ -4,6 +4,7 @@
 // for terms of a trigram or more, one answered by the trigram index rather than by reading rows.
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
+import type { Executor } from '../context.js';
 import { foldCase } from '../text-fold.js';
 
 export interface TitleSearch {
@@ -11,6 +12,12 @@ export interface TitleSearch {
   perRow: Expression<SqlBool>;
   /** The same condition answered by the trigram index; null for terms shorter than a trigram. */
   indexed: Expression<SqlBool> | null;
+  /**
+   * Counts the term's matches in the whole service, stopping at `cap`, when the index can say so
+   * cheaply (SQLite's FTS5 reads its lists lazily); null where it cannot (pg_trgm builds the whole
+   * bitmap first, so a common term would cost what the count is meant to avoid).
+   */
+  countUpTo: ((db: Executor, cap: number) => Promise<number>) | null;
 }
 
 const TRIGRAM = 3;
@@ -34,6 +41,12 @@ export function titleSearch(dialect: DialectName, q: string): TitleSearch {
     return {
       perRow: sql<SqlBool>`instr(g.title_folded, ${term}) > 0`,
       indexed: trigrams ? sql<SqlBool>`g.seq IN (SELECT rowid FROM guides_title_search WHERE guides_title_search MATCH ${phrase})` : null,
+      countUpTo: trigrams
+        ? async (db, cap) => {
+            const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM guides_title_search WHERE guides_title_search MATCH ${phrase} LIMIT ${cap})`.execute(db);
+            return rows[0]?.n ?? 0;
+          }
+        : null,
     };
   }
   const pattern = '%' + term.replace(/[\\%_]/g, '\\$&') + '%';
@@ -41,5 +54,6 @@ export function titleSearch(dialect: DialectName, q: string): TitleSearch {
     perRow: sql<SqlBool>`strpos(g.title_folded, ${term}) > 0`,
     // pg_trgm's GIN index answers LIKE '%term%'.
     indexed: trigrams ? sql<SqlBool>`g.title_folded LIKE ${pattern} ESCAPE '\\'` : null,
+    countUpTo: null,
   };
 }
