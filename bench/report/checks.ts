@@ -47,6 +47,20 @@ export function checks(results: BenchResults): Check[] {
       }
     }
   }
+  // Issue 12: without the cache, an organization's list costs about what a team's does, and the tail
+  // stays within four times the median at the load's concurrency.
+  const organizationList = find('list-org', main);
+  const teamList = find('list-team', main);
+  if (organizationList && teamList) {
+    const value = ratio(rps(organizationList, 'serviceNoCache'), rps(teamList, 'serviceNoCache'));
+    out.push({ what: 'list-org / list-team: READ_CACHE=off req/s', measured: value, unit: 'ratio', target: '≥ 0.80', pass: value >= 0.8 });
+  }
+  for (const read of at(main)) {
+    const uncached = read.targets.serviceNoCache;
+    if (!uncached) continue;
+    const tail = ratio(uncached.p99Ms, uncached.p50Ms);
+    out.push({ what: `${read.id}: READ_CACHE=off p99 / p50`, measured: tail, unit: 'ratio', target: '≤ 4', pass: tail <= 4 });
+  }
   for (const [deepId, firstId] of Object.entries(FIRST_PAGE_OF)) {
     const deep = find(deepId, main);
     const first = find(firstId, main);
