@@ -95,7 +95,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await migrateToLatest(store);
     let worker: DeliveryWorker | null = null;
     let maintenance: WebhookMaintenance | null = null;
-    const readCache = config.readCache ? openReadCache(store, log) : undefined;
+    // A worker serves no reads: it keeps no cache and listens to no invalidations.
+    const readCache = config.readCache && config.role !== 'worker' ? openReadCache(store, log) : undefined;
     // Writes outside a declared change (read-dependencies.ts) drop every cached answer, here and, through
     // the store, in every other process.
     const changeWatch = new ChangeWatch(READ_TABLES, (table) => {

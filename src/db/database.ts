@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { FairSqliteDialect } from './fair-sqlite-dialect.js';
+import { preparingPool } from './prepared-statements.js';
 import { cachingStatements } from './statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -54,7 +55,7 @@ function openPostgres(url: string, poolSize: number): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle connection that drops (a restarted server) must not take the process down.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
   return { db, dialect: 'postgres', pool, name, close: () => db.destroy() };
 }

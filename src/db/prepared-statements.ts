@@ -1,0 +1,45 @@
+// PostgreSQL parses and plans an unnamed statement every time it runs. The service runs the same few
+// hundred statements over and over, so each is sent as a named prepared statement: parsed once per
+// connection, then only bound and executed. The first 500 distinct texts are named (statements with IN
+// lists vary with the list's length, so texts are not bounded in number); later ones run unnamed, so a
+// connection never holds more than 500 prepared statements. Only plain queries are named: a DDL
+// statement of a migration runs as it always did.
+import { createHash } from 'node:crypto';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+const NAMED_UP_TO = 500;
+const PLAIN_QUERY = /^\s*(select|insert|update|delete|with)\b/i;
+
+export function preparingPool(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < NAMED_UP_TO && PLAIN_QUERY.test(text)) {
+      name = `s${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  // One wrapper per pooled connection, so that Kysely sees the same client each time it is handed out.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) {
+        wrapper = {
+          // Kysely calls query(sql, parameters); it passes a cursor only for streaming, which the service never does.
+          query: ((text: string, values: unknown[]) => {
+            const name = nameOf(text);
+            return name === undefined ? client.query(text, values) : client.query({ name, text, values });
+          }) as unknown as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
