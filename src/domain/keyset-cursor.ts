@@ -1,7 +1,10 @@
-// Keyset cursors (decisions §4): the position (created_at, id) of the last row of a page (a guide, or a
-// delivery attempt), signed together with its holder and the filters it came from, so that an altered
-// cursor, or one reused with other filters or by another key, is refused rather than giving a wrong page.
+// Keyset paging (decisions §4), the one module every list uses: a page is read newest first, (created_at,
+// id) descending, one row more than its limit (the extra row only says whether there is more); its
+// position is the last row's, signed together with its holder and the filters it came from, so that an
+// altered cursor, or one reused with other filters or by another key, is refused rather than giving a
+// wrong page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { isUuidShaped } from './ids.js';
 
 export interface KeysetPosition {
@@ -13,6 +16,23 @@ export interface CursorBinding {
   /** Who may use the cursor: a key id, or a management caller. */
   holder: string;
   filters: readonly (string | null | undefined)[];
+}
+
+/** The rows of `table` (a name or an alias) that come after `position` newest first. */
+export function afterPosition(table: string, position: KeysetPosition): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) < (${position.createdAt}, ${position.id})`;
+}
+
+/** Rows to read for a page of `limit`: one more, to learn whether another page follows. */
+export function rowsToRead(limit: number): number {
+  return limit + 1;
+}
+
+/** The page of `limit` among rows read with `rowsToRead`, and where the next one starts (null: none). */
+export function pageOf<T extends { created_at: string; id: string }>(rows: T[], limit: number): { rows: T[]; next: KeysetPosition | null } {
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return { rows: page, next: rows.length > limit && last ? { createdAt: last.created_at, id: last.id } : null };
 }
 
 const MAC_BYTES = 16;

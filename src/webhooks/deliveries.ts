@@ -1,12 +1,11 @@
 // The Deliveries list of an endpoint (decisions §6): every attempt, newest first, with its request,
 // answer, error, duration and when the next attempt is due; and sending any attempt again as a new one.
 // An attempt is shown as `sending` while it is due and a worker holds its endpoint's queue.
-import { type SqlBool, sql } from 'kysely';
 import type { AttemptStatus } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import type { KeysetPosition } from '../domain/keyset-cursor.js';
+import { afterPosition, type KeysetPosition, pageOf, rowsToRead } from '../domain/keyset-cursor.js';
 import { scheduleAttempts } from '../domain/delivery-attempts.js';
 import { requireEndpoint } from './endpoints.js';
 
@@ -91,11 +90,9 @@ export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): 
   } else if (query.status) {
     select = select.where('a.status', '=', query.status);
   }
-  if (query.after) select = select.where(sql<SqlBool>`(a.created_at, a.id) < (${query.after.createdAt}, ${query.after.id})`);
-  const rows = await select.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(query.limit + 1).execute();
-  const page = rows.slice(0, query.limit).map((row) => view(row, held, now));
-  const last = page[page.length - 1];
-  return { items: page, next: rows.length > query.limit && last ? { createdAt: last.created_at, id: last.id } : null };
+  if (query.after) select = select.where(afterPosition('a', query.after));
+  const page = pageOf(await select.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(rowsToRead(query.limit)).execute(), query.limit);
+  return { items: page.rows.map((row) => view(row, held, now)), next: page.next };
 }
 
 export async function requireAttempt(ctx: DomainContext, id: string): Promise<AttemptView> {

@@ -5,7 +5,7 @@
 // (large: they carry the steps) are read only for the guides on the page.
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { DomainContext } from '../context.js';
-import type { KeysetPosition } from '../keyset-cursor.js';
+import { afterPosition, type KeysetPosition } from '../keyset-cursor.js';
 import { dependsOn, tag } from '../read-dependencies.js';
 
 export const MERGE_TEAMS_UP_TO = 64;
@@ -28,9 +28,6 @@ export function visible(): Expression<SqlBool> {
   return sql<SqlBool>`g.processing_state <> 'processing'`;
 }
 
-export function olderThan(position: KeysetPosition): Expression<SqlBool> {
-  return sql<SqlBool>`(g.created_at, g.id) < (${position.createdAt}, ${position.id})`;
-}
 
 export function notOlderThan(position: KeysetPosition): Expression<SqlBool> {
   return sql<SqlBool>`(g.created_at, g.id) >= (${position.createdAt}, ${position.id})`;
@@ -52,7 +49,7 @@ function ownerCondition(owners: Owners): Expression<SqlBool> {
  */
 function positionsOf(ctx: DomainContext, owners: Owners, after: KeysetPosition | null, conditions: Expression<SqlBool>[], fetch: number) {
   let select = ctx.db.selectFrom('guides as g').select(['g.id', 'g.created_at']).where(ownerCondition(owners)).where(visible());
-  if (after) select = select.where(olderThan(after));
+  if (after) select = select.where(afterPosition('g', after));
   for (const condition of conditions) select = select.where(condition);
   return select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(fetch);
 }
@@ -116,7 +113,7 @@ export async function positionsAtDepth(
   dependsOn(ctx.db, ...teamIds.map(tag.teamGuides));
   const arms = teamIds.map((teamId, i) => {
     let select = ctx.db.selectFrom('guides as g').select(['g.team_id', 'g.created_at', 'g.id']).where('g.team_id', '=', teamId).where(visible());
-    if (after) select = select.where(olderThan(after));
+    if (after) select = select.where(afterPosition('g', after));
     return ctx.db.selectFrom(select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(1).offset(depth - 1).as(`d${i}`)).selectAll();
   });
   const [first, ...rest] = arms;

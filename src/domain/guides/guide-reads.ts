@@ -7,7 +7,7 @@ import { isUuidShaped } from '../ids.js';
 import { planRules } from '../plans.js';
 import { teamPlans } from '../teams.js';
 import { dependsOn, searchesTitles, tag } from '../read-dependencies.js';
-import type { KeysetPosition } from '../keyset-cursor.js';
+import { type KeysetPosition, pageOf, rowsToRead } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
 import { type GuideListRow, newestGuides, visible } from './guide-list-query.js';
@@ -48,7 +48,7 @@ const FEW_MATCHES = 1000;
 
 export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
   if (query.teamIds.length === 0) return { items: [], next: null };
-  const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: query.limit + 1 };
+  const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: rowsToRead(query.limit) };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
   if (query.q !== undefined) searchesTitles(ctx.db, query.teamIds, searchTerm(query.q));
   let rows: GuideListRow[];
@@ -64,12 +64,9 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
     rows = (await searchByWalking(ctx, list, search.perRow)) ?? (await newestGuides(ctx, list, { conditions: [search.indexed], merge: false }));
   }
 
-  const hasMore = rows.length > query.limit;
-  const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
-  const locks = await lockCutoffs(ctx.db, await teamPlans(ctx.db, [...new Set(pageRows.map((row) => row.team_id))]));
-  const items = pageRows.map((row) => ({ ...row, locked: isLocked(locks, row) }));
-  const last = pageRows[pageRows.length - 1];
-  return { items, next: hasMore && last ? { createdAt: last.created_at, id: last.id } : null };
+  const page = pageOf(rows, query.limit);
+  const locks = await lockCutoffs(ctx.db, await teamPlans(ctx.db, [...new Set(page.rows.map((row) => row.team_id))]));
+  return { items: page.rows.map((row) => ({ ...row, locked: isLocked(locks, row) })), next: page.next };
 }
 
 /**

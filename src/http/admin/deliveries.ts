@@ -1,8 +1,7 @@
 // The Deliveries list and resend (decisions §6, §7).
 import { Type } from '@sinclair/typebox';
-import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
+import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { attemptPage, resendAttempt } from '../../webhooks/deliveries.js';
-import { invalidRequest } from '../problem.js';
 import { Nullable, StringEnum } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { IdParams } from './schemas.js';
@@ -38,10 +37,9 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
       await can.endpoint(request, endpointId);
       const { cursor, status } = request.query;
       const binding = { holder: 'admin', filters: [endpointId, status] };
-      const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
-      if (cursor !== undefined && after === null) throw invalidRequest("Parameter 'cursor' is not a cursor of this list");
-      const page = await attemptPage(ctx, { endpointId, status, limit: request.query.limit ?? 50, after });
-      return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+      return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, (after) =>
+        attemptPage(ctx, { endpointId, status, limit: request.query.limit ?? 50, after }),
+      );
     },
   );
 

@@ -12,9 +12,8 @@ import {
   updateGuide,
 } from '../../domain/guides/guide-writes.js';
 import type { DomainContext } from '../../domain/context.js';
-import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
+import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { teamGuideList } from '../../domain/team-guide-list.js';
-import { invalidRequest } from '../problem.js';
 import { Nullable, Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentAdminGuide } from './presenters.js';
@@ -50,10 +49,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
       const { team_id: teamId, cursor } = request.query;
       await can.team(request, teamId, 'read');
       const binding = { holder: 'admin', filters: ['guides', teamId] };
-      const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
-      if (cursor !== undefined && after === null) throw invalidRequest("Parameter 'cursor' is not a cursor of this list");
-      const page = await teamGuideList(ctx, teamId, request.query.limit ?? 50, after);
-      return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+      return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, (after) => teamGuideList(ctx, teamId, request.query.limit ?? 50, after));
     },
   );
 

@@ -1,14 +1,14 @@
 // GET /guides and GET /guides/{guideId} (spec §4.2, §4.3).
 import { Type } from '@sinclair/typebox';
 import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
-import { decodeCursor, encodeCursor } from '../../domain/keyset-cursor.js';
 import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
 import { reachedTeamIds } from '../../domain/teams.js';
-import { invalidRequest, notFound } from '../problem.js';
+import { keysetList } from '../keyset-page.js';
+import { notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
-import { presentGuide } from './presenters.js';
+import { presentGuide, presentGuideListItem } from './presenters.js';
 import { GuidePage } from './schemas.js';
 import type { V1Routes } from './v1-plugin.js';
 
@@ -52,15 +52,14 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
       // the cursor checked (it was, for this key and these filters) nor the key's reach looked up.
       return sendCached(ctx, reply, ['guides', key.id, teamId, q, cursor, limit], async (reader) => {
         const binding = { holder: key.id, filters: [teamId, q] };
-        const after = cursor === undefined ? null : decodeCursor(ctx.cursorSecret, binding, cursor);
-        if (cursor !== undefined && after === null) {
-          throw invalidRequest("Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q");
-        }
-        const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
-        if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-        const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
-        const page = await guidePage(reader, { teamIds, organizationId, q, limit: limit!, after });
-        return { data: page.items, next_cursor: page.next ? encodeCursor(ctx.cursorSecret, binding, page.next) : null };
+        const refusal = "Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q";
+        return keysetList(ctx.cursorSecret, binding, cursor, refusal, async (after) => {
+          const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
+          if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
+          const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
+          const page = await guidePage(reader, { teamIds, organizationId, q, limit: limit!, after });
+          return { items: page.items.map(presentGuideListItem), next: page.next };
+        });
       });
     },
   );

@@ -2,11 +2,33 @@
 import type { ApiKey } from '../../domain/api-keys.js';
 import type { GuideBody } from '../../domain/guides/guide-body.js';
 import { parseTags } from '../../domain/guides/guide-record.js';
-import type { VisibleGuide } from '../../domain/guides/guide-reads.js';
+import type { GuideListItem, VisibleGuide } from '../../domain/guides/guide-reads.js';
+import type { Member } from '../../domain/members.js';
 import type { Team } from '../../domain/teams.js';
 
 export function presentKey(key: ApiKey) {
   return { id: key.id, name: key.name, home: key.home, scopes: key.scopes, expires_at: key.expires_at };
+}
+
+/** A guide as a list shows it (spec §2.2): no body. */
+export function presentGuideListItem(item: GuideListItem) {
+  return {
+    id: item.id,
+    team_id: item.team_id,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+    title: item.title,
+    description: item.description,
+    owner_name: item.owner_name,
+    icon_url: item.icon_url,
+    permalink: item.permalink,
+    publish_status: item.publish_status,
+    locked: item.locked,
+  };
+}
+
+export function presentMember(member: Member) {
+  return { id: member.id, name: member.name, email: member.email, avatar_url: member.avatar_url, role: member.role, joined_at: member.joined_at };
 }
 
 export function presentGuide(guide: Pick<VisibleGuide, 'row' | 'ownerName' | 'brandColor' | 'locked'>, body: GuideBody) {

@@ -6,7 +6,7 @@ import { notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
-import { presentTeam } from './presenters.js';
+import { presentMember, presentTeam } from './presenters.js';
 import type { V1Routes } from './v1-plugin.js';
 
 export const registerTeams: V1Routes = (app, { ctx, respond }) => {
@@ -56,7 +56,7 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
       const { home } = admittedKey(request);
       return sendCached(ctx, reply, ['members', home, teamId], async (reader) => {
         if (!(await reachedTeamIds(reader.db, home, teamId))) throw notFound('No team with that team_id is reachable with this key');
-        return { data: await listMembers(reader.db, teamId) };
+        return { data: (await listMembers(reader.db, teamId)).map(presentMember) };
       });
     },
   );
