@@ -5,7 +5,7 @@ import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { ReadCache } from './read-cache.js';
-import { encodeChanges, NO_CACHE_ORIGIN, startWriting } from './read-dependencies.js';
+import { type Changes, encodeChanges, NO_CACHE_ORIGIN, startWriting } from './read-dependencies.js';
 
 export interface DomainSettings {
   /** `guide.url` in events is `${appUrl}/guides/{id}`. */
@@ -59,8 +59,13 @@ export async function notifyWorkers(ctx: DomainContext, trx: Executor): Promise<
  */
 export async function announceEverythingChanged(ctx: DomainContext): Promise<void> {
   ctx.readCache?.invalidate('all');
-  const payload = encodeChanges(ctx.readCache?.origin ?? NO_CACHE_ORIGIN, 'all');
-  if (ctx.dialect === 'postgres') await sql`select pg_notify(${READS_CHANNEL}, ${payload})`.execute(ctx.db);
+  await notifyReadCaches(ctx, ctx.db, 'all');
+}
+
+/** On PostgreSQL, tells every process's read cache what changed; delivered when `executor` commits. */
+async function notifyReadCaches(ctx: DomainContext, executor: Executor, changes: Changes): Promise<void> {
+  const payload = encodeChanges(ctx.readCache?.origin ?? NO_CACHE_ORIGIN, changes);
+  if (ctx.dialect === 'postgres' && payload !== null) await sql`select pg_notify(${READS_CHANNEL}, ${payload})`.execute(executor);
 }
 
 /**
@@ -76,8 +81,7 @@ export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Da
     const done = await work(trx);
     if (outboxChanges.has(trx)) await notifyWorkers(ctx, trx);
     const changed = writing.changes();
-    const payload = changed === null ? null : encodeChanges(ctx.readCache?.origin ?? NO_CACHE_ORIGIN, changed);
-    if (ctx.dialect === 'postgres' && payload !== null) await sql`select pg_notify(${READS_CHANNEL}, ${payload})`.execute(trx);
+    if (changed !== null) await notifyReadCaches(ctx, trx, changed);
     return { value: done, changes: changed };
   });
   if (changes !== null) ctx.readCache?.invalidate(changes);

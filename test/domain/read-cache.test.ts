@@ -40,6 +40,15 @@ function gate() {
   return { open, opened };
 }
 
+/** A computation of `key` that depends on `tagName` and answers `value` once `held` opens. */
+function heldUntil(cache: ReadCache, key: string, tagName: string, held: ReturnType<typeof gate>, value: string) {
+  return cache.remember(ctx, key, async (reader) => {
+    dependsOn(reader.db, tagName);
+    await held.opened;
+    return value;
+  });
+}
+
 describe('read cache', () => {
   it('a change drops the answers that depend on its tags and no others', async () => {
     const cache = cacheWith();
@@ -94,16 +103,8 @@ describe('read cache', () => {
     const cache = cacheWith();
     const changedGate = gate();
     const otherGate = gate();
-    const raced = cache.remember(ctx, 'a', async (reader) => {
-      dependsOn(reader.db, TEAM_A);
-      await changedGate.opened;
-      return 'before the write';
-    });
-    const untouched = cache.remember(ctx, 'b', async (reader) => {
-      dependsOn(reader.db, TEAM_B);
-      await otherGate.opened;
-      return 'b';
-    });
+    const raced = heldUntil(cache, 'a', TEAM_A, changedGate, 'before the write');
+    const untouched = heldUntil(cache, 'b', TEAM_B, otherGate, 'b');
     cache.invalidate([TEAM_A]);
     changedGate.open();
     otherGate.open();
@@ -116,11 +117,7 @@ describe('read cache', () => {
   it('a computation that outlived many later changes is still not kept when one of them was its own', async () => {
     const cache = cacheWith();
     const slow = gate();
-    const first = cache.remember(ctx, 'a', async (reader) => {
-      dependsOn(reader.db, TEAM_A);
-      await slow.opened;
-      return 'stale';
-    });
+    const first = heldUntil(cache, 'a', TEAM_A, slow, 'stale');
     cache.invalidate([TEAM_A]);
     // A newer computation takes the key, and many changes come and go meanwhile.
     expect(await cache.remember(ctx, 'a', async (reader) => (dependsOn(reader.db, TEAM_A), 'fresh'))).toBe('fresh');
@@ -172,11 +169,7 @@ describe('read cache', () => {
     expect(source.calls()).toBe(3);
     // A computation that began before a suspension is not kept.
     const slow = gate();
-    const during = cache.remember(ctx, 'b', async (reader) => {
-      dependsOn(reader.db, TEAM_B);
-      await slow.opened;
-      return 'unseen changes may have happened';
-    });
+    const during = heldUntil(cache, 'b', TEAM_B, slow, 'unseen changes may have happened');
     cache.suspend();
     cache.resume();
     slow.open();

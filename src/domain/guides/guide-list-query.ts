@@ -28,7 +28,6 @@ export function visible(): Expression<SqlBool> {
   return sql<SqlBool>`g.processing_state <> 'processing'`;
 }
 
-
 export function notOlderThan(position: KeysetPosition): Expression<SqlBool> {
   return sql<SqlBool>`(g.created_at, g.id) >= (${position.createdAt}, ${position.id})`;
 }

@@ -12,7 +12,7 @@ import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
 import { type GuideListRow, newestGuides, visible } from './guide-list-query.js';
 import { searchByWalking } from './guide-search-walk.js';
-import { searchTerm, titleSearch } from './title-search.js';
+import { titleSearch } from './title-search.js';
 
 export interface GuideListItem {
   id: string;
@@ -50,7 +50,7 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
   if (query.teamIds.length === 0) return { items: [], next: null };
   const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: rowsToRead(query.limit) };
   const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
-  if (query.q !== undefined) searchesTitles(ctx.db, query.teamIds, searchTerm(query.q));
+  if (search) searchesTitles(ctx.db, query.teamIds, search.term);
   let rows: GuideListRow[];
   if (!search) rows = await newestGuides(ctx, list);
   else if (!search.indexed) rows = await newestGuides(ctx, list, { conditions: [search.perRow] });

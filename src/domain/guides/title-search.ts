@@ -8,6 +8,8 @@ import type { Executor } from '../context.js';
 import { foldCase } from '../text-fold.js';
 
 export interface TitleSearch {
+  /** The term as matched: folded like the stored titles. */
+  term: string;
   /** A condition on `g` (the guides table) tested on every row read. */
   perRow: Expression<SqlBool>;
   /** The same condition answered by the trigram index; null for terms shorter than a trigram. */
@@ -22,23 +24,19 @@ export interface TitleSearch {
 
 const TRIGRAM = 3;
 
-/** The term as matched: folded like the stored titles. */
-export function searchTerm(q: string): string {
-  return foldCase(q);
-}
-
 /** The rule both SQL forms below apply, for a title and a term already folded. */
 export function titleContains(foldedTitle: string, term: string): boolean {
   return foldedTitle.includes(term);
 }
 
 export function titleSearch(dialect: DialectName, q: string): TitleSearch {
-  const term = searchTerm(q);
+  const term = foldCase(q);
   const trigrams = [...term].length >= TRIGRAM;
   if (dialect === 'sqlite') {
     // Inside an FTS5 string every character is literal except the double quote, which is doubled.
     const phrase = `"${term.replaceAll('"', '""')}"`;
     return {
+      term,
       perRow: sql<SqlBool>`instr(g.title_folded, ${term}) > 0`,
       indexed: trigrams ? sql<SqlBool>`g.seq IN (SELECT rowid FROM guides_title_search WHERE guides_title_search MATCH ${phrase})` : null,
       countUpTo: trigrams
@@ -51,6 +49,7 @@ export function titleSearch(dialect: DialectName, q: string): TitleSearch {
   }
   const pattern = '%' + term.replace(/[\\%_]/g, '\\$&') + '%';
   return {
+    term,
     perRow: sql<SqlBool>`strpos(g.title_folded, ${term}) > 0`,
     // pg_trgm's GIN index answers LIKE '%term%'.
     indexed: trigrams ? sql<SqlBool>`g.title_folded LIKE ${pattern} ESCAPE '\\'` : null,
