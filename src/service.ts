@@ -3,7 +3,7 @@
 // PostgreSQL one LISTEN connection per process for both. main.ts runs it; tests build it the same way.
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { resolveAdminToken } from './admin-token.js';
+import { resolveAdminToken } from './auth/admin-token.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';

@@ -2,7 +2,7 @@
 // offers in its menus. The operator works in all of them.
 import type { Plan, TeamRole } from '../db/schema.js';
 import type { Executor } from '../domain/context.js';
-import { type Grants, type TeamAccess, teamAccess } from './grants.js';
+import { type Grants, type TeamAccess, teamAccess } from '../auth/grants.js';
 
 export interface ConsoleTeam {
   id: string;

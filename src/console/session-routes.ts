@@ -6,15 +6,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { requireUser } from '../domain/users.js';
-import { adminTokenCheck, refuseCredential, refuseWhileSpent } from '../http/admin/admin-auth.js';
+import { adminTokenCheck } from '../auth/admin-token.js';
+import { refuseCredential, refuseWhileSpent } from '../http/credential-refusal.js';
 import { ProblemError, invalidRequest } from '../http/problem.js';
 import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../http/rate-limit.js';
 import type { TypeBoxApp } from '../http/typebox-app.js';
 import { consoleHomes } from './console-homes.js';
-import { loadGrants } from './grants.js';
-import { SESSION_COOKIE, clearedSessionCookie, readCookie, sessionCookie } from './session-cookie.js';
-import { type ConsoleSession, carriesCsrfToken, endSession, findSession, startSession } from './sessions.js';
-import { SIGN_IN_LINK_TTL_MS, consumeSignInLink, requestSignInLink } from './sign-in-links.js';
+import { loadGrants } from '../auth/grants.js';
+import { SESSION_COOKIE, clearedSessionCookie, readCookie, sessionCookie } from '../auth/session-cookie.js';
+import { type ConsoleSession, carriesCsrfToken, endSession, findSession, startSession } from '../auth/sessions.js';
+import { SIGN_IN_LINK_TTL_MS, consumeSignInLink, requestSignInLink } from '../auth/sign-in-links.js';
 
 export interface SessionRouteOptions {
   ctx: DomainContext;

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_LINK_TTL_MS } from '../../src/console/sign-in-links.js';
+import { SIGN_IN_LINK_TTL_MS } from '../../src/auth/sign-in-links.js';
 import { createUser, expectProblem, uniqueEmail } from '../http/admin/helpers.js';
 import { ADMIN_TOKEN, startTestService, useTestService } from '../support/service.js';
 import { asSession, consolePost, mailedLinkToken, requestLink, sessionOf, signIn } from './sessions.js';

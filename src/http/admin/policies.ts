@@ -1,8 +1,8 @@
 // Authorization of the management API for signed-in people, one check per kind of resource (issue 6).
 // The operator passes every check. A check first finds the resource (404 when there is none), then
 // refuses with 403 forbidden what the person's roles do not allow.
-import { type TeamAccess, reaches, teamAccess } from '../../console/grants.js';
-import { apiKeyHome } from '../../console/resource-homes.js';
+import { type TeamAccess, reaches, teamAccess } from '../../auth/grants.js';
+import { apiKeyHome } from '../../auth/resource-homes.js';
 import type { DomainContext } from '../../domain/context.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { requireGuideRow } from '../../domain/guides/guide-writes.js';

@@ -4,7 +4,7 @@
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, transact } from '../domain/context.js';
 import { queueMail } from '../mail/mail-outbox.js';
-import { hashConsoleToken, isConsoleTokenShaped, newConsoleToken } from './console-tokens.js';
+import { hashConsoleToken, isConsoleTokenShaped, newConsoleToken } from './tokens.js';
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const LINKS_PER_WINDOW = 5;

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
-import { hashConsoleToken, isConsoleTokenShaped, newConsoleToken, sameSecret } from './console-tokens.js';
+import { hashConsoleToken, isConsoleTokenShaped, newConsoleToken, sameSecret } from './tokens.js';
 
 export const SESSION_TTL_MS = 12 * 3_600_000;
 
