@@ -16,6 +16,7 @@ import { serviceSecret } from './domain/service-secrets.js';
 import { ChangeWatch } from './db/change-watch.js';
 import { NotificationListener } from './db/notification-listener.js';
 import { buildApp } from './http/app.js';
+import { loggedRequest } from './http/logged-request.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
@@ -49,8 +50,12 @@ export interface ServiceOptions {
 }
 
 export function loggerOptions(config: Config): pino.LoggerOptions {
-  // Keys and tokens travel in Authorization; never let a log line carry one.
-  return { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' } };
+  // Keys and tokens travel in Authorization, and sometimes in the URL; never let a log line carry one.
+  return {
+    level: config.logLevel,
+    serializers: { req: loggedRequest },
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie'], censor: '[redacted]' },
+  };
 }
 
 // Answers kept in memory weigh at most this much (RSS stays well under 300 MB with SQLite's own cache).
@@ -113,7 +118,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       outbox: { wake: () => (worker?.wake(), maintenance?.wake()) },
     };
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
-    const rateLimits = await openRateLimit(store, config.redisUrl, config.rateLimitPerMinute, log);
+    const rateLimits = await openRateLimit(store, { redisUrl: config.redisUrl, points: config.rateLimitPerMinute, serveApi: config.role !== 'worker' }, log);
     closers.push(() => rateLimits.close());
     const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, maxPerHome: config.webhookMaxEndpointsPerHome, resolver: options.resolver };
     app = await buildApp({

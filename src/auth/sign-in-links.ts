@@ -50,6 +50,7 @@ export async function requestSignInLink(ctx: DomainContext, email: string): Prom
         to: [user.email],
         subject: 'Your sign-in link',
         text: `Sign in to the console with this link:\n\n${link}\n\nIt works once, within ${minutes} minutes. If you did not ask for it, ignore this e-mail.\n`,
+        secrets: [token],
       },
       now,
     );

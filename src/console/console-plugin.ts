@@ -2,6 +2,7 @@
 // API beside it, and `guide.url` ($APP_URL/guides/{id}) leading into the console's view of the guide.
 // Everything else the console does goes through the management API with the session cookie.
 import type { FastifyBaseLogger } from 'fastify';
+import { noStore } from '../http/no-store.js';
 import { ProblemError } from '../http/problem.js';
 import type { TypeBoxApp } from '../http/typebox-app.js';
 import { ConsoleAssets } from './console-assets.js';
@@ -39,5 +40,8 @@ export async function consolePlugin(app: TypeBoxApp, options: ConsoleOptions): P
     reply.redirect(`/console/#/guides/${encodeURIComponent(request.params.id)}`, 302),
   );
   app.removeContentTypeParser('text/plain');
-  registerSessionRoutes(app, options);
+  await app.register(async (api) => {
+    api.addHook('onRequest', noStore);
+    registerSessionRoutes(api, options);
+  });
 }

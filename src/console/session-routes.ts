@@ -88,11 +88,19 @@ export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOpti
       const state = await rateLimit.take(`sign-in-ip:${request.ip}`);
       applyRateHeaders(reply, state);
       if (!state.allowed) throw rateLimited(state);
-      const result = await requestSignInLink(ctx, request.body.email);
-      if (result.outcome === 'sent' && options.logSignInLinks) {
-        request.log.info({ sign_in_link: result.link }, 'sign-in link (SMTP_URL is not set, so the link is logged instead of e-mailed)');
-      }
-      // The same answer whatever happened, so that the form tells nobody which addresses have users.
+      // The same answer whatever happens, sent before the address is even looked up, so that neither
+      // its words nor its timing tell anybody which addresses have users.
+      const { email } = request.body;
+      setImmediate(() =>
+        requestSignInLink(ctx, email).then(
+          (result) => {
+            if (result.outcome === 'sent' && options.logSignInLinks) {
+              request.log.info({ sign_in_link: result.link }, 'sign-in link (SMTP_URL is not set, so the link is logged instead of e-mailed)');
+            }
+          },
+          (error: unknown) => request.log.error({ err: error }, 'could not record a sign-in link'),
+        ),
+      );
       return reply.code(202).send({
         data: { message: `If the address belongs to a user, a sign-in link is on its way. It works once, within ${SIGN_IN_LINK_TTL_MS / 60_000} minutes.` },
       });

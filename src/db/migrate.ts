@@ -12,6 +12,7 @@ import { endpointQueues } from './migrations/0006_endpoint_queues.js';
 import { guideWalkIndex } from './migrations/0007_guide_walk_index.js';
 import { deliveryQueues } from './migrations/0008_delivery_queues.js';
 import { guideOrganizationWalk } from './migrations/0009_guide_organization_walk.js';
+import { mailSendText } from './migrations/0011_mail_send_text.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -24,6 +25,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0007_guide_walk_index': guideWalkIndex(store.dialect),
     '0008_delivery_queues': deliveryQueues(store.dialect),
     '0009_guide_organization_walk': guideOrganizationWalk(store.dialect),
+    '0011_mail_send_text': mailSendText,
   };
 }
 

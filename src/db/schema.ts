@@ -203,7 +203,10 @@ export interface MailOutboxTable {
   /** JSON array of addresses. */
   recipients: string;
   subject: string;
+  /** The text as the outbox shows it: any secret the mail carries is redacted. */
   text: string;
+  /** The whole text to send, when it differs from `text`; kept only until sent, given up or an hour old. */
+  send_text: string | null;
   created_at: string;
   sent_at: string | null;
   send_error: string | null;

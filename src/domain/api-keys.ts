@@ -6,7 +6,7 @@ import { generateKeySecret, hashKeySecret, isWellFormedKeySecret, keySecretHint 
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
 import { NotFoundError } from './errors.js';
-import { newId, normalizeId } from './ids.js';
+import { newId } from './ids.js';
 import { findOrganization, requireOrganization } from './organizations.js';
 import { remember } from './read-cache.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
@@ -61,8 +61,7 @@ export interface ApiKeyInput {
 }
 
 /** Creates a key; the returned secret is the only copy of the full key there will ever be. */
-export async function createApiKey(ctx: DomainContext, given: ApiKeyInput): Promise<{ key: ApiKey; secret: string }> {
-  const input = { ...given, home: { type: given.home.type, id: normalizeId(given.home.id) } };
+export async function createApiKey(ctx: DomainContext, input: ApiKeyInput): Promise<{ key: ApiKey; secret: string }> {
   await requireHome(ctx.db, input.home);
   const now = ctx.clock.now();
   const secret = generateKeySecret();

@@ -8,12 +8,14 @@
 //   missed    -> delivered | failed                       still holds the endpoint's queue (missed: the
 //                                                        endpoint was paused while it was on its way)
 //   scheduled -> missed                missPending        the endpoint is paused
-//   missed    -> scheduled             redeliverMissed    the endpoint resumes with redelivery
+//   missed    -> scheduled             redeliverMissed    the endpoint resumes with redelivery (renumbered
+//                                                        in event order)
 //
 // Being sent is not a status of its own: the worker holding the endpoint's queue (delivery-queues.ts)
 // sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed and missed
 // attempts that are not redelivered stay as they are until pruned.
 import { sql } from 'kysely';
+import type { DialectName } from '../db/database.js';
 import type { AttemptStatus, Flag } from '../db/schema.js';
 import { valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
@@ -132,18 +134,47 @@ export async function missPending(trx: Executor, endpointId: string): Promise<vo
   await trx.updateTable('webhook_attempts').set({ status: 'missed' }).where('endpoint_id', '=', endpointId).where(WAITING).execute();
 }
 
+// Attempts renumbered by one statement at most (bound parameters stay well under SQLite's limit).
+const RENUMBER_CHUNK = 1000;
+
+/** `count` attempt numbers above every one in use, ascending. */
+async function freshSeqs(trx: Executor, dialect: DialectName, count: number): Promise<number[]> {
+  if (dialect === 'sqlite') {
+    // One writer at a time: nobody else takes a number before this transaction commits.
+    const top = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+    return Array.from({ length: count }, (_, i) => Number(top?.seq ?? 0) + 1 + i);
+  }
+  const { rows } = await sql<{ seq: string }>`SELECT nextval(pg_get_serial_sequence('webhook_attempts', 'seq')) AS seq FROM generate_series(1, ${count})`.execute(trx);
+  return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+}
+
 /**
- * Resume with redelivery: every missed attempt is due now, and they go oldest first (event order). The
- * caller holds the endpoint's queue (lockQueues), as it took it before writing the endpoint.
+ * Resume with redelivery: every missed attempt is due now, oldest event first (its time, then its id;
+ * decisions §6). The queue sends in attempt-number order, and a retry is numbered when it is written,
+ * so an older event's missed retry can be numbered after a newer event's attempt: the missed attempts
+ * are numbered again, in event order, after every attempt there is. The caller holds the endpoint's
+ * queue (lockQueues), as it took it before writing the endpoint.
  */
-export async function redeliverMissed(trx: Executor, endpointId: string, now: Date): Promise<void> {
-  const result = await trx
-    .updateTable('webhook_attempts')
-    .set({ status: 'scheduled', due_at: timestamp(now) })
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'missed')
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) return;
+export async function redeliverMissed(trx: Executor, dialect: DialectName, endpointId: string, now: Date): Promise<void> {
+  const missed = await trx
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('events as ev', 'ev.id', 'a.event_id')
+    .select('a.seq')
+    .where('a.endpoint_id', '=', endpointId)
+    .where('a.status', '=', 'missed')
+    .orderBy('ev.created_at')
+    .orderBy('ev.id')
+    .orderBy('a.seq')
+    .execute();
+  if (missed.length === 0) return;
+  const seqs = await freshSeqs(trx, dialect, missed.length);
+  for (let start = 0; start < missed.length; start += RENUMBER_CHUNK) {
+    const v = valuesTable(
+      { v_old: 'BIGINT', v_new: 'BIGINT' },
+      missed.slice(start, start + RENUMBER_CHUNK).map((row, i) => ({ v_old: row.seq, v_new: seqs[start + i] })),
+    );
+    await sql`WITH ${v} UPDATE webhook_attempts SET seq = v_new, status = 'scheduled', due_at = ${timestamp(now)} FROM v WHERE seq = v_old`.execute(trx);
+  }
   markOutboxChanged(trx);
   await announceWork(trx, [endpointId], now);
 }

@@ -11,8 +11,3 @@ export function newId(): string {
 export function isUuidShaped(text: string): boolean {
   return UUID_SHAPE.test(text);
 }
-
-/** Ids arrive in any letter case; they are stored and compared in lowercase (decisions §2). */
-export function normalizeId<T extends string | null | undefined>(id: T): T {
-  return (typeof id === 'string' ? id.toLowerCase() : id) as T;
-}

@@ -4,7 +4,7 @@ import type { KeyHomeType, Plan, TeamsTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
-import { newId, normalizeId } from './ids.js';
+import { newId } from './ids.js';
 import { requireOrganization } from './organizations.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { foldCase } from './text-fold.js';
@@ -23,8 +23,7 @@ export interface Home {
   id: string;
 }
 
-export async function createTeam(ctx: DomainContext, given: TeamInput): Promise<Team> {
-  const input = { ...given, organization_id: normalizeId(given.organization_id) };
+export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<Team> {
   if (input.organization_id) {
     await requireOrganization(ctx.db, input.organization_id);
     if (input.plan !== undefined) throw new InvalidInputError('plan', "plan: a team in an organization takes the organization's plan");
@@ -62,8 +61,7 @@ export async function requireTeam(db: Executor, id: string): Promise<Team> {
   return team;
 }
 
-export async function updateTeam(ctx: DomainContext, id: string, given: TeamInput): Promise<Team> {
-  const input = { ...given, organization_id: normalizeId(given.organization_id) };
+export async function updateTeam(ctx: DomainContext, id: string, input: TeamInput): Promise<Team> {
   const team = await requireTeam(ctx.db, id);
   const organizationId = input.organization_id === undefined ? team.organization_id : input.organization_id;
   if (input.organization_id) await requireOrganization(ctx.db, input.organization_id);

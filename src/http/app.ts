@@ -9,6 +9,7 @@ import { consolePlugin } from '../console/console-plugin.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
 import { healthPlugin } from './health.js';
+import { clientErrorAnswer, refuseRepeatedHeaders, refuseUndecodableQuery } from './malformed-requests.js';
 import { ProblemError } from './problem.js';
 import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
@@ -58,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A path Fastify cannot decode (broken percent-encoding) names nothing: 404, but on /v1 only after
     // the same admission as any other request, so it carries the same headers and counts the same.
+    clientErrorHandler: clientErrorAnswer(publicUrl),
     frameworkErrors: (_error, request, reply) => {
       const notFound = new ProblemError('not_found', 'There is no such path');
       if (!request.url.startsWith('/v1/')) return sendProblem(reply, publicUrl, notFound);
@@ -72,6 +74,8 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onRequest', refuseRepeatedHeaders);
+  app.addHook('preValidation', refuseUndecodableQuery);
   installProblemHandler(app, publicUrl);
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path');

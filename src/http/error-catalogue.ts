@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal_error';
 
 export interface ErrorEntry {
@@ -96,6 +98,16 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 415,
     title: 'Unsupported media type',
     meaning: 'Management API only: request bodies must be `application/json`.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    meaning: 'The request was not received completely in time; the connection is closed. Send it again.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    meaning: 'The request headers are larger than the service accepts (16 KiB in all); the connection is closed.',
   },
   internal_error: {
     status: 500,

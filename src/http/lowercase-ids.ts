@@ -1,18 +1,33 @@
-// Ids arrive in any letter case and are stored in lowercase (decisions §2). Path and query values are
-// lowercased here, once, for every route of the plugin that registers this hook; ids in bodies are
-// lowercased by the domain writes that take them.
+// Ids arrive in any letter case and are stored in lowercase (decisions §2). They are lowercased here,
+// once, at the edge, for every route of the plugins that register this hook: in the path, the query and
+// the body, before any handler or permission check reads them. The domain takes ids as given.
+// An id is a UUID-shaped value of a field named `id`, `…_id` or `…Id`, or an item of a `…_ids` list;
+// other text (a title, a search term) is never touched, whatever it looks like.
 import type { FastifyRequest } from 'fastify';
 import { isUuidShaped } from '../domain/ids.js';
 
-function lowercaseUuids(values: unknown): void {
+const ID_NAME = /^(?:id|.+_id|.+Id)$/;
+const ID_LIST_NAME = /^.+_ids$/;
+
+const lowered = (value: unknown): unknown => (typeof value === 'string' && isUuidShaped(value) ? value.toLowerCase() : value);
+
+// Bodies are at most MAX_BODY_DEPTH deep by the time this runs (checked in preValidation), so recursion is bounded.
+function lowercaseIds(values: unknown): void {
   if (values === null || typeof values !== 'object') return;
+  if (Array.isArray(values)) {
+    for (const item of values) lowercaseIds(item);
+    return;
+  }
   const record = values as Record<string, unknown>;
   for (const [name, value] of Object.entries(record)) {
-    if (typeof value === 'string' && isUuidShaped(value)) record[name] = value.toLowerCase();
+    if (ID_NAME.test(name)) record[name] = lowered(value);
+    else if (ID_LIST_NAME.test(name) && Array.isArray(value)) record[name] = value.map(lowered);
+    else lowercaseIds(value);
   }
 }
 
 export async function lowercaseIdParameters(request: FastifyRequest): Promise<void> {
-  lowercaseUuids(request.params);
-  lowercaseUuids(request.query);
+  lowercaseIds(request.params);
+  lowercaseIds(request.query);
+  lowercaseIds(request.body);
 }

@@ -13,29 +13,36 @@ export interface RateState {
   allowed: boolean;
 }
 
+/** Counts one request of a bucket in its current window: the requests so far, this one included, and the time left. */
+export interface RequestCounter {
+  count(bucket: string): Promise<RateLimiterRes>;
+}
+
+/** A rate-limiter-flexible limiter as a counter: past its points it rejects with the count, which is an answer here. */
+export function counterOf(limiter: RateLimiterAbstract): RequestCounter {
+  return {
+    count: (bucket) =>
+      limiter.consume(bucket).catch((outcome: unknown) => {
+        if (outcome instanceof RateLimiterRes) return outcome;
+        throw outcome;
+      }),
+  };
+}
+
 export class RequestRateLimit {
   constructor(
-    private readonly limiter: RateLimiterAbstract,
+    private readonly counter: RequestCounter,
     readonly limit: number,
   ) {}
 
   /** Counts one request against the bucket and says whether it may go on. */
   async take(bucket: string): Promise<RateState> {
-    try {
-      const res = await this.limiter.consume(bucket, 1);
-      return this.state(res, true);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return this.state(rejection, false);
-      throw rejection;
-    }
-  }
-
-  private state(res: RateLimiterRes, allowed: boolean): RateState {
+    const res = await this.counter.count(bucket);
     return {
       limit: this.limit,
-      remaining: Math.max(0, res.remainingPoints),
+      remaining: Math.max(0, this.limit - res.consumedPoints),
       resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-      allowed,
+      allowed: res.consumedPoints <= this.limit,
     };
   }
 }

@@ -8,22 +8,43 @@ export interface OutgoingMail {
   to: string[];
   subject: string;
   text: string;
+  /** Parts of the text that must be sent but never shown or kept once sent (a sign-in link). */
+  secrets?: string[];
 }
 
+const REDACTED = '[redacted]';
+/** How long the whole text of a mail with a secret is kept for sending; after that it is given up. */
+export const SECRET_KEPT_MS = 3_600_000;
+
 export async function queueMail(trx: Executor, mail: OutgoingMail, now: Date): Promise<void> {
+  const secrets = mail.secrets ?? [];
   await trx
     .insertInto('mail_outbox')
     .values({
       id: newId(),
       recipients: JSON.stringify(mail.to),
       subject: mail.subject,
-      text: mail.text,
+      text: secrets.reduce((text, secret) => text.replaceAll(secret, REDACTED), mail.text),
+      send_text: secrets.length > 0 ? mail.text : null,
       created_at: timestamp(now),
       sent_at: null,
       send_error: null,
       send_attempts: 0,
       next_attempt_at: null,
     })
+    .execute();
+}
+
+/**
+ * Forgets the whole text of mail that carried a secret and was not sent within SECRET_KEPT_MS, and
+ * gives that mail up: its secret (a sign-in link works for 15 minutes) is of no use to anyone by then.
+ */
+export async function forgetStaleSecrets(db: Executor, now: Date, givenUpAfter: number): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ send_text: null, send_attempts: givenUpAfter, send_error: 'Not sent within an hour; the secret it carried is no longer kept' })
+    .where('send_text', 'is not', null)
+    .where('created_at', '<', timestamp(new Date(now.getTime() - SECRET_KEPT_MS)))
     .execute();
 }
 

@@ -9,7 +9,7 @@ import type { DomainContext } from '../domain/context.js';
 
 const SEND_LEASE_MS = 5 * 60_000;
 const BACK_OFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
-const MAX_SEND_ATTEMPTS = BACK_OFF_MS.length + 1;
+export const MAX_SEND_ATTEMPTS = BACK_OFF_MS.length + 1;
 const BATCH = 20;
 
 export class Mailer {
@@ -49,10 +49,10 @@ export class Mailer {
     for (const mail of due.sort((a, b) => a.seq - b.seq)) {
       const to = JSON.parse(mail.recipients) as string[];
       try {
-        if (to.length > 0) await this.transport.sendMail({ from: this.from, to, subject: mail.subject, text: mail.text });
+        if (to.length > 0) await this.transport.sendMail({ from: this.from, to, subject: mail.subject, text: mail.send_text ?? mail.text });
         await ctx.db
           .updateTable('mail_outbox')
-          .set({ sent_at: timestamp(ctx.clock.now()), send_attempts: mail.send_attempts + 1, send_error: null, next_attempt_at: null })
+          .set({ sent_at: timestamp(ctx.clock.now()), send_attempts: mail.send_attempts + 1, send_error: null, next_attempt_at: null, send_text: null })
           .where('id', '=', mail.id)
           .execute();
         sent++;
@@ -65,6 +65,8 @@ export class Mailer {
             send_attempts: mail.send_attempts + 1,
             send_error: String((error as Error).message ?? error),
             next_attempt_at: timestamp(new Date(ctx.clock.now().getTime() + backOff)),
+            // A mail given up keeps no secret.
+            ...(mail.send_attempts + 1 >= MAX_SEND_ATTEMPTS ? { send_text: null } : {}),
           })
           .where('id', '=', mail.id)
           .execute();

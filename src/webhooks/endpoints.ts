@@ -8,7 +8,7 @@ import { type DomainContext, type Executor, transact } from '../domain/context.j
 import { liftProbeGate, lockQueues, openQueue } from '../domain/delivery-queues.js';
 import { InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
 import { recordEvent, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
-import { newId, normalizeId } from '../domain/ids.js';
+import { newId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
 import { type Home, requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
@@ -45,6 +45,12 @@ async function checkUrl(policy: EndpointPolicy, url: string): Promise<void> {
   // URL parsing forgives `http:///host`; the text itself must name its host after the two slashes.
   if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '' || !/^https?:\/\/[^/?#]/i.test(url)) {
     throw new InvalidInputError('url', 'url must be an absolute http or https URL with a host');
+  }
+  // Credentials in the URL would be stored and shown as plain text, and userinfo is where address tricks
+  // hide (`http://127.0.0.1%2f@example.com/` goes to example.com): an `@` anywhere before the path is refused.
+  const authority = url.replace(/^https?:\/\//i, '').split(/[/\\?#]/, 1)[0]!;
+  if (parsed.username !== '' || parsed.password !== '' || authority.includes('@')) {
+    throw new InvalidInputError('url', 'url must not contain a user name or password (user:password@); send credentials another way, such as a secret path segment');
   }
   if (policy.allowPrivateNetworks) return;
   try {
@@ -93,7 +99,7 @@ export async function createEndpoint(
   policy: EndpointPolicy,
   input: Required<Pick<EndpointInput, 'url' | 'events'>> & EndpointInput & { home: Home },
 ): Promise<Endpoint> {
-  const home = { type: input.home.type, id: normalizeId(input.home.id) };
+  const home = input.home;
   if (home.type === 'team') await requireTeam(ctx.db, home.id);
   else await requireOrganization(ctx.db, home.id);
   await checkUrl(policy, input.url);
@@ -149,7 +155,7 @@ export async function listEndpoints(ctx: DomainContext, home: Home): Promise<End
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('home_type', '=', home.type)
-    .where('home_id', '=', normalizeId(home.id))
+    .where('home_id', '=', home.id)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

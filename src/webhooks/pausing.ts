@@ -104,7 +104,7 @@ export async function resumeEndpoint(ctx: DomainContext, id: string, redeliver: 
       .execute();
     // Resuming says the receiver works again: its breaker starts closed.
     await setBreakers(trx, [{ endpointId: id, failures: 0, probeAt: null }]);
-    if (redeliver) await redeliverMissed(trx, id, now);
+    if (redeliver) await redeliverMissed(trx, ctx.dialect, id, now);
     return requireEndpoint(trx, id);
   });
 }

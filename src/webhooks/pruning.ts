@@ -4,6 +4,8 @@
 import { sql } from 'kysely';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
+import { forgetStaleSecrets } from '../mail/mail-outbox.js';
+import { MAX_SEND_ATTEMPTS } from '../mail/mailer.js';
 
 export const RETENTION_MS = 30 * 86_400_000;
 
@@ -16,4 +18,5 @@ export async function pruneOldDeliveries(ctx: DomainContext): Promise<void> {
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_attempts').select(sql`1`.as('one')).whereRef('webhook_attempts.event_id', '=', 'events.id'))))
     .execute();
   await ctx.db.deleteFrom('mail_outbox').where('created_at', '<', cutoff).execute();
+  await forgetStaleSecrets(ctx.db, ctx.clock.now(), MAX_SEND_ATTEMPTS);
 }

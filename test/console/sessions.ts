@@ -3,6 +3,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestService } from '../support/service.js';
+import { eventually } from '../support/waiting.js';
 
 export interface ConsoleSession {
   cookie: string;
@@ -10,13 +11,33 @@ export interface ConsoleSession {
   whoami: any;
 }
 
-/** The token of the newest sign-in link mailed to `email`, read from the mail outbox. */
+// Per address, the newest outbox row when a link was last asked for: the link is recorded after the
+// answer (its timing must not tell whether the address is known), so the mail is awaited past that row.
+const askedAfter = new Map<string, number>();
+
+async function newestMailSeq(t: TestService): Promise<number> {
+  const row = await t.service.ctx.db.selectFrom('mail_outbox').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * The token of the sign-in link mailed to `email` since it was last asked for: the text the mail server
+ * would get, which only the outbox row holds (the management API shows the link redacted).
+ */
 export async function mailedLinkToken(t: TestService, email: string): Promise<string> {
-  const mail: any[] = await t.admin('GET', '/mail');
-  const latest = mail.find((entry) => entry.to.includes(email) && entry.subject === 'Your sign-in link');
-  if (!latest) throw new Error(`no sign-in link was mailed to ${email}`);
-  const match = /\/console\/#\/sign-in\/([A-Za-z0-9_-]+)/.exec(latest.text);
-  if (!match) throw new Error(`no link in: ${latest.text}`);
+  const after = askedAfter.get(email.toLowerCase()) ?? 0;
+  const latest = await eventually(`a sign-in link mailed to ${email}`, async () => {
+    const rows = await t.service.ctx.db
+      .selectFrom('mail_outbox')
+      .select(['recipients', 'send_text'])
+      .where('subject', '=', 'Your sign-in link')
+      .where('seq', '>', after)
+      .orderBy('seq', 'desc')
+      .execute();
+    return rows.find((row) => (JSON.parse(row.recipients) as string[]).some((to) => to.toLowerCase() === email.toLowerCase()));
+  });
+  const match = /\/console\/#\/sign-in\/([A-Za-z0-9_-]+)/.exec(latest.send_text ?? '');
+  if (!match) throw new Error(`no link in: ${latest.send_text}`);
   return match[1]!;
 }
 
@@ -29,7 +50,8 @@ export function consolePost(t: TestService, path: string, body: unknown, headers
   });
 }
 
-export function requestLink(t: TestService, email: string) {
+export async function requestLink(t: TestService, email: string) {
+  askedAfter.set(email.toLowerCase(), await newestMailSeq(t));
   return consolePost(t, '/sign-in-links', { email });
 }
 

@@ -10,7 +10,8 @@ export interface Received {
   at: number;
 }
 
-export type Answer = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+/** An answer, optionally after `delayMs`; or none at all. */
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -57,8 +58,12 @@ export async function startReceiver(): Promise<Receiver> {
         hanging.add(response);
         return;
       }
-      response.writeHead(answer.status, answer.headers ?? {});
-      response.end(answer.body ?? '');
+      const send = () => {
+        response.writeHead(answer.status, answer.headers ?? {});
+        response.end(answer.body ?? '');
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   server.keepAliveTimeout = 60_000;

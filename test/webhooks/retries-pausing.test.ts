@@ -316,6 +316,24 @@ describe('410 pauses at once; paused endpoints miss events until resumed (spec Â
     expect(receiver.received.length).toBe(before + 3);
   });
 
+  it('redelivery goes in event order even when an older event was mid-retry (its retry numbered after newer events)', async () => {
+    const { team, endpoint } = await teamEndpointAnswering(t, { status: 200 });
+    // The first event's delivery is answered 410 late: meanwhile the second event's attempt is written,
+    // so the first one's retry (written with the outcome) is numbered after it. Both become missed.
+    receiver.answer = { status: 410, delayMs: 200 };
+    const before = receiver.received.length;
+    const first = await guideCreatedEvent(t, team.id, endpoint.id);
+    await receiver.waitFor(before + 1);
+    const second = await guideCreatedEvent(t, team.id, endpoint.id);
+    await waitPaused(t, endpoint.id);
+    expect((await attemptsOf(t, endpoint.id, second.eventId)).map((a) => a.status)).toEqual(['missed']);
+    receiver.answer = { status: 200 };
+    const resumedAt = receiver.received.length;
+    await t.admin('POST', `/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: true });
+    await receiver.waitFor(resumedAt + 2);
+    expect(receiver.received.slice(resumedAt).map(eventIdOf)).toEqual([first.eventId, second.eventId]);
+  });
+
   it('a paused endpoint refuses resend with 409 conflict', async () => {
     const { endpoint, first } = await goneEndpoint(t);
     const [attempt] = await settledAttempts(t, endpoint.id, first.eventId);

@@ -134,7 +134,7 @@ export async function findVisibleGuide(db: Executor, teamIds: readonly string[],
   const row = await db
     .selectFrom('guides as g')
     .selectAll('g')
-    .where(byId ? sql<SqlBool>`g.id = ${guideId.toLowerCase()}` : sql<SqlBool>`g.permalink = ${guideId}`)
+    .where(byId ? sql<SqlBool>`g.id = ${guideId}` : sql<SqlBool>`g.permalink = ${guideId}`)
     .where('g.team_id', 'in', teamIds)
     .where(visible())
     .executeTakeFirst();

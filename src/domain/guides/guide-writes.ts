@@ -4,11 +4,12 @@ import type { ProcessingState, PublishStatus, TeamRole } from '../../db/schema.j
 import { timestamp } from '../clock.js';
 import { type DomainContext, type Executor, transact } from '../context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
-import { newId, normalizeId } from '../ids.js';
+import { newId } from '../ids.js';
 import { requireTeam } from '../teams.js';
 import { foldCase } from '../text-fold.js';
 import { type ChangeColumn, CHANGE_COLUMNS, guideEventTarget, recordGuideDeleted, recordGuideEvent } from './guide-events.js';
 import { type GuideRow, type GuideStep, textDirectionOf } from './guide-record.js';
+import { checkReferences, isOwnerWithin } from './guide-references.js';
 import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
 import { tag, touched } from '../read-dependencies.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
@@ -61,12 +62,6 @@ function stepsJson(steps: GuideStepInput[]): string {
   return JSON.stringify(normalized);
 }
 
-async function checkOwner(trx: Executor, ownerId: string | null | undefined): Promise<void> {
-  if (!ownerId) return;
-  const owner = await trx.selectFrom('users').select('id').where('id', '=', ownerId).executeTakeFirst();
-  if (!owner) throw new InvalidInputError('owner_id', 'owner_id does not name a user');
-}
-
 async function checkPermalinkFree(trx: Executor, permalink: string, guideId: string | null): Promise<void> {
   if (!isValidPermalink(permalink)) {
     throw new InvalidInputError('permalink', 'permalink must be a lowercase slug of at most 120 characters and not shaped like a UUID');
@@ -84,16 +79,11 @@ async function freshPermalink(trx: Executor, title: string | null): Promise<stri
   }
 }
 
-function normalizeIds<T extends GuideFields>(input: T): T {
-  return { ...input, owner_id: normalizeId(input.owner_id), folder_id: normalizeId(input.folder_id) };
-}
-
-export async function createGuide(ctx: DomainContext, given: NewGuide): Promise<GuideRow> {
-  const input = normalizeIds({ ...given, team_id: given.team_id.toLowerCase() });
+export async function createGuide(ctx: DomainContext, input: NewGuide): Promise<GuideRow> {
   return transact(ctx, async (trx) => {
     const now = ctx.clock.now();
     const target = await guideEventTarget(ctx, trx, input.team_id, now);
-    await checkOwner(trx, input.owner_id);
+    await checkReferences(trx, { teamId: input.team_id, organizationId: target.organizationId }, input);
     const permalink = input.permalink ?? (await freshPermalink(trx, input.title ?? null));
     if (input.permalink !== undefined) await checkPermalinkFree(trx, permalink, null);
     const language = input.language ?? 'en';
@@ -177,8 +167,8 @@ function changedColumns(changes: GuideColumns): ChangeColumn[] {
 export async function updateGuide(ctx: DomainContext, id: string, input: GuideFields): Promise<GuideRow> {
   return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
-    const changes = columnChanges(guide, normalizeIds(input));
-    if (changes.owner_id !== undefined) await checkOwner(trx, changes.owner_id);
+    const changes = columnChanges(guide, input);
+    await checkReferences(trx, { teamId: guide.team_id, organizationId: guide.organization_id }, changes);
     if (changes.permalink !== undefined) await checkPermalinkFree(trx, changes.permalink, guide.id);
     if (Object.keys(changes).length === 0) return guide;
     const now = ctx.clock.now();
@@ -224,8 +214,7 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
 }
 
 /** Moves a guide to another team: the old team hears guide.deleted, the new one guide.created. */
-export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string): Promise<GuideRow> {
-  const teamId = normalizeId(toTeamId);
+export async function moveGuide(ctx: DomainContext, id: string, teamId: string): Promise<GuideRow> {
   return transact(ctx, async (trx) => {
     const guide = await requireGuideRow(trx, id);
     const team = await requireTeam(trx, teamId);
@@ -233,10 +222,12 @@ export async function moveGuide(ctx: DomainContext, id: string, toTeamId: string
     const now = ctx.clock.now();
     await flushGuideUpdate(ctx, trx, guide.id, now, false);
     await recordGuideDeleted(await guideEventTarget(ctx, trx, guide.team_id, now), guide);
-    // Folders belong to a team, so a moved guide leaves its folder.
+    // Folders belong to a team, so a moved guide leaves its folder; an owner outside the new tenant is let go.
+    const home = { teamId, organizationId: team.organization_id };
+    const ownerId = guide.owner_id !== null && (await isOwnerWithin(trx, home, guide.owner_id)) ? guide.owner_id : null;
     await trx
       .updateTable('guides')
-      .set({ team_id: teamId, organization_id: team.organization_id, folder_id: null, updated_at: timestamp(now) })
+      .set({ team_id: teamId, organization_id: team.organization_id, folder_id: null, owner_id: ownerId, updated_at: timestamp(now) })
       .where('id', '=', id)
       .execute();
     touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.teamGuides(teamId), tag.guide(id)]);

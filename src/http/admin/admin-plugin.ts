@@ -6,6 +6,7 @@ import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
+import { noStore } from '../no-store.js';
 import { ProblemError } from '../problem.js';
 import type { RequestRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas/common.js';
@@ -13,7 +14,7 @@ import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Guide, Member } from '../v1/schemas.js';
 import { callerHook } from './admin-auth.js';
-import { fieldWithNul, strictBodyValidatorCompiler } from './body-validation.js';
+import { MAX_BODY_DEPTH, bodyFault, strictBodyValidatorCompiler } from './body-validation.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
@@ -73,10 +74,12 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.addHook('onRequest', callerHook(options.ctx, options.adminToken, options.rateLimit));
   app.setValidatorCompiler(strictBodyValidatorCompiler());
   app.addHook('preHandler', lowercaseIdParameters);
+  app.addHook('onRequest', noStore);
   // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
   app.addHook('preValidation', async (request) => {
-    const field = fieldWithNul(request.body);
-    if (field !== null) throw new ProblemError('invalid_request', `Field '${field || 'body'}' must not contain NUL characters`);
+    const fault = bodyFault(request.body);
+    if (fault?.kind === 'too_deep') throw new ProblemError('invalid_request', `The body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+    if (fault?.kind === 'nul') throw new ProblemError('invalid_request', `Field '${fault.path || 'body'}' must not contain NUL characters`);
   });
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');

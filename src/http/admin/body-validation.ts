@@ -16,22 +16,33 @@ export function strictBodyValidatorCompiler(): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => (httpPart === 'body' ? forBodies : forText).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 }
 
-/** The path of the first string in a JSON body that holds a NUL character (a key counts too), or null. */
-export function fieldWithNul(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = fieldWithNul(item, path ? `${path}.${index}` : String(index));
-      if (found !== null) return found;
+// No management body needs more than a few levels; a deeper one is refused before anything walks it.
+export const MAX_BODY_DEPTH = 32;
+
+export type BodyFault = { kind: 'too_deep' } | { kind: 'nul'; path: string };
+
+/**
+ * What makes a JSON body unacceptable before validation: nesting deeper than MAX_BODY_DEPTH, or a string
+ * (a key counts too) holding a NUL character, with its path. Walked with a stack of its own, not by
+ * recursion, so that no body can exhaust the call stack.
+ */
+export function bodyFault(body: unknown): BodyFault | null {
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: '', depth: 0 }];
+  while (pending.length > 0) {
+    const { value, path, depth } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return { kind: 'nul', path };
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return { kind: 'too_deep' };
+    const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+    // Pushed in reverse, so that the first offending field in document order is the one named.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
       const inner = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) return inner;
-      const found = fieldWithNul(item, inner);
-      if (found !== null) return found;
+      if (key.includes('\u0000')) return { kind: 'nul', path: inner };
+      pending.push({ value: item, path: inner, depth: depth + 1 });
     }
   }
   return null;

@@ -67,6 +67,8 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
     },
     async (request, reply) => {
       await can.team(request, request.body.team_id, 'edit');
+      // Only the operator settles processing, so only the operator may start a guide in it.
+      if (request.body.processing) can.operator(request, 'Only the operator may create a guide in processing, because only the operator can settle it');
       const guide = await createGuide(ctx, request.body);
       return reply.code(201).send(await guideAnswer(ctx, guide));
     },

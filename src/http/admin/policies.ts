@@ -24,8 +24,8 @@ const REFUSALS: Record<TeamAccess, string> = {
 export class AdminPolicies {
   constructor(private readonly ctx: DomainContext) {}
 
-  operator(request: FastifyRequest): void {
-    if (callerOf(request).kind !== 'operator') throw forbidden('Only the operator may do this, with the admin token');
+  operator(request: FastifyRequest, detail = 'Only the operator may do this, with the admin token'): void {
+    if (callerOf(request).kind !== 'operator') throw forbidden(detail);
   }
 
   self(request: FastifyRequest, userId: string): void {

@@ -1,7 +1,8 @@
 // The event outbox behind the management API's writes (decisions §6, §7; spec §6). The events table has no
 // HTTP read yet, so these tests read it, read-only, straight from the store. Coalescing of guide.updated is
 // not built yet and is not tested here.
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   createGuide,
   createKey,
@@ -29,7 +30,11 @@ const t = useTestService({ WEBHOOK_COALESCE_MS: '0' });
 const ENVELOPE_KEYS = ['created_at', 'data', 'id', 'organization_id', 'team_id', 'type'];
 const SUMMARY_KEYS = ['description', 'folder_id', 'id', 'language', 'permalink', 'team_id', 'title', 'updated_at', 'url'];
 const MEMBER_KEYS = ['email', 'name', 'role', 'team_id', 'user_id'];
-const FOLDER = '33333333-3333-4333-8333-333333333333';
+// A folder is its team's once a guide names it: each test gets one of its own.
+let FOLDER = randomUUID();
+beforeEach(() => {
+  FOLDER = randomUUID();
+});
 
 const newTeam = (fields: Record<string, unknown> = {}) => t.admin('POST', '/teams', { name: `Team ${Math.random()}`, ...fields });
 
@@ -260,6 +265,7 @@ describe('guide.updated (spec §6.3, decisions §6)', () => {
   it('no event when only columns outside the list change: icon_url, tags, thumbnail_url, app_version, owner_id, text_direction', async () => {
     const team = await newTeam();
     const owner = await createUser(t);
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const guide = await createGuide(t, team.id);
     const { events } = await recorded(async () => {
       await t.admin('PATCH', `/guides/${guide.id}`, { icon_url: 'https://example.com/icon.png' });

@@ -1,5 +1,6 @@
 // Guides through the management API (decisions §7, §2, §3; spec §2.3, §3.2).
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   createGuide,
   createKey,
@@ -23,10 +24,16 @@ import {
 const t = useTestService();
 
 
-const FOLDER_A = '11111111-1111-4111-8111-111111111111';
-const FOLDER_B = '22222222-2222-4222-8222-222222222222';
-const FOLDER_HEX_A = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
-const FOLDER_HEX_B = 'abcdef01-2345-4678-9abc-def012345678';
+// A folder is its team's once a guide names it: each test gets folders of its own.
+let [FOLDER_A, FOLDER_B, FOLDER_HEX_A, FOLDER_HEX_B] = folders();
+beforeEach(() => {
+  [FOLDER_A, FOLDER_B, FOLDER_HEX_A, FOLDER_HEX_B] = folders();
+});
+
+function folders(): [string, string, string, string] {
+  // The hex ones have letters, so that an upper-case spelling differs from the stored one.
+  return [randomUUID(), randomUUID(), `aaaaaaaa-bbbb-4ccc-8ddd-${randomUUID().slice(-12)}`, `abcdef01-2345-4678-9abc-${randomUUID().slice(-12)}`];
+}
 
 async function newTeam(plan = 'growth') {
   return t.admin('POST', '/teams', { name: `Team ${Math.random()}`, plan });
@@ -53,6 +60,7 @@ describe('POST /guides', () => {
   it('takes every writable field and answers it back', async () => {
     const team = await t.admin('POST', '/teams', { name: 'Full', plan: 'growth', brand_color: '#FF0000' });
     const owner = await createUser(t, { name: 'Owner Name' });
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const fields = {
       team_id: team.id,
       title: 'Set up single sign-on',
@@ -145,6 +153,7 @@ describe('POST /guides', () => {
   it('takes owner_id in any letter case as the same user (decisions §2: ids are lowercase UUIDs)', async () => {
     const team = await newTeam();
     const owner = await createUser(t, { name: 'Upper' });
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const response = await t.adminRaw('POST', '/guides', { team_id: team.id, owner_id: owner.id.toUpperCase() });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().data).toMatchObject({ owner_id: owner.id, owner_name: 'Upper' });
@@ -328,6 +337,7 @@ describe('PATCH /guides/{id}', () => {
   it('changes each writable field alone and answers the guide', async () => {
     const team = await newTeam();
     const owner = await createUser(t, { name: 'New Owner' });
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const guide = await createGuide(t, team.id, { title: 'Original', steps: [{ text: 'Old step' }] });
     const permalink = `patched-${Date.now()}`;
     const edits: [Record<string, unknown>, Record<string, unknown>][] = [

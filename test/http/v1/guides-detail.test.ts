@@ -122,6 +122,8 @@ describe('fields', () => {
     const { team, key } = await soloTeam(t, 'growth');
     await t.admin('PATCH', `/teams/${team.id}`, { brand_color: '#1A2B3C' });
     const owner = await t.admin('POST', '/users', { email: `ada-${unique()}@example.com`, name: 'Ada Lovelace' });
+    // An owner is a person of the guide's tenant (decisions: a guide's references stay inside it).
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const folderId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
     const guide = await createGuide(t, team.id, {
       title: TITLE,
@@ -223,6 +225,7 @@ describe('fields', () => {
     const { team, key } = await soloTeam(t, 'growth');
     const named = await t.admin('POST', '/users', { email: `named-${unique()}@example.com`, name: 'Grace Hopper' });
     const unnamed = await t.admin('POST', '/users', { email: `unnamed-${unique()}@example.com` });
+    for (const user of [named, unnamed]) await t.admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'EDITOR' });
     const byNamed = await createGuide(t, team.id, { owner_id: named.id });
     const byUnnamed = await createGuide(t, team.id, { owner_id: unnamed.id });
     const orphan = await createGuide(t, team.id);
@@ -234,6 +237,7 @@ describe('fields', () => {
   it('the fields shared with the list item have the same values in both answers (spec §2.2, §2.3)', async () => {
     const { team, key } = await soloTeam(t, 'free');
     const owner = await t.admin('POST', '/users', { email: `same-${unique()}@example.com`, name: 'Sam' });
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const guide = await createGuide(t, team.id, { title: TITLE, description: DESCRIPTION, owner_id: owner.id, icon_url: 'https://cdn.example.com/i.png', steps: STEPS });
     const listed = (await t.get('/v1/guides', key)).json().data[0];
     const data = await read(key, guide.id);

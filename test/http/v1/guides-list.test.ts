@@ -856,6 +856,7 @@ describe('list item shape', () => {
   it('every list item has exactly the fields of spec §2.2, with their values (spec §2.2, decisions §2)', async () => {
     const { team, key } = await soloTeam(t, 'growth');
     const owner = await t.admin('POST', '/users', { email: `owner-${unique()}@example.com`, name: 'Olga Owner' });
+    await t.admin('PUT', `/teams/${team.id}/members/${owner.id}`, { role: 'EDITOR' });
     const full = await createGuide(t, team.id, {
       title: 'Full guide',
       description: 'All fields set',

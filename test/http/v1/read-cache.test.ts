@@ -453,6 +453,7 @@ describe('members and users', () => {
     const { team, key } = await soloTeam(t, 'growth');
     const first = await newUser(t, 'First owner');
     const second = await newUser(t, 'Second owner');
+    for (const user of [first, second]) await t.admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'EDITOR' });
     const guide = await createGuide(t, team.id, { owner_id: first.id });
     expect((await detail(t, key, guide.id)).owner_name).toBe('First owner');
     expect(ok(await t.get('/v1/guides', key)).data[0].owner_name).toBe('First owner');

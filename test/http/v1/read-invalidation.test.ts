@@ -60,6 +60,8 @@ async function world(): Promise<World> {
   const users = [];
   for (let i = 0; i < 3; i++) users.push(await cached.admin('POST', '/users', { email: `u${i}-${Math.random()}@example.com`, name: `User ${i}` }));
   for (const team of [...teams, solo]) for (const user of users.slice(0, 2)) await cached.admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'VIEWER' });
+  // The third user owns a guide later: an owner is a person of the organization, here one of its admins.
+  await cached.admin('PUT', `/organizations/${organization.id}/admins/${users[2]!.id}`);
   const guides = [];
   const steps = [{ text: 'One' }, { text: 'Two' }, { text: 'Three' }, { text: 'Four' }, { text: 'Five' }];
   for (const team of [...teams, solo]) {

@@ -1,0 +1,144 @@
+// Requests refused at the edge (issue 13, items 1, 3, 4, 5): undecodable query strings, deeply nested
+// bodies, repeated credentials or Host, and what Node's HTTP parser refuses itself. Each answer is a 4xx
+// problem with the service's shape and headers, over a real socket where the parser is involved.
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
+
+let t: TestService;
+let key: string;
+let port: number;
+
+beforeAll(async () => {
+  t = await startTestService();
+  ({ key } = await organizationWithTeams(t));
+  await t.service.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.service.app.server.address() as AddressInfo).port;
+});
+afterAll(() => t.close());
+
+interface RawAnswer {
+  status: number;
+  headers: Map<string, string>;
+  body: string;
+}
+
+/** Sends bytes as they are and reads the answer until the service closes or the body is complete. */
+function raw(request: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    const finish = () => {
+      const [head = '', ...rest] = received.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      received += chunk;
+      const length = /content-length: (\d+)/i.exec(received)?.[1];
+      const bodyStart = received.indexOf('\r\n\r\n');
+      if (length !== undefined && bodyStart !== -1 && Buffer.byteLength(received.slice(bodyStart + 4)) >= Number(length)) {
+        socket.destroy();
+        finish();
+      }
+    });
+    socket.on('close', finish);
+    socket.on('error', reject);
+    socket.write(request);
+  });
+}
+
+function expectProblemAnswer(answer: RawAnswer, status: number, code: string): Record<string, any> {
+  expect(answer.status, answer.body).toBe(status);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(answer.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+  const body = JSON.parse(answer.body);
+  expect(body).toMatchObject({ status, code, request_id: answer.headers.get('x-request-id') });
+  expect(body.detail.length).toBeGreaterThan(0);
+  return body;
+}
+
+describe('a query string that cannot be decoded is a 400 naming the parameter, on every endpoint', () => {
+  for (const path of ['/v1/guides', '/v1/teams', '/admin/v1/organizations', '/admin/v1/mail']) {
+    it(`${path}?q=%E0%A4%A`, async () => {
+      const auth = path.startsWith('/v1') ? key : ADMIN_TOKEN;
+      const response = await t.service.app.inject({ method: 'GET', url: `${path}?limit=5&q=%E0%A4%A`, headers: { authorization: `Bearer ${auth}` } });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.json()).toMatchObject({ code: 'invalid_request' });
+      expect(response.json().detail).toContain("'q'");
+    });
+  }
+
+  it('names an undecodable parameter name as it was sent', async () => {
+    const response = await t.get('/v1/guides?%ZZ=1', key);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toContain("'%ZZ'");
+  });
+
+  it('still takes well-formed encodings, including + for a space and multi-byte characters', async () => {
+    const response = await t.get('/v1/guides?q=%E0%A4%A8+x', key);
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('any management body gets a 4xx, never a 500', () => {
+  it('a body nested 5,000 deep is refused as too deeply nested', async () => {
+    const body = `{"name": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const response = await t.service.app.inject({
+      method: 'POST',
+      url: '/admin/v1/organizations',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'invalid_request' });
+    expect(response.json().detail).toMatch(/nested more than \d+ levels/);
+  });
+
+  it('a NUL deep inside is still named by its path', async () => {
+    const response = await t.adminRaw('POST', '/organizations', { name: 'x', plan: 'free', extra: [{ a: 'b\u0000' }] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toBe("Field 'extra.0.a' must not contain NUL characters");
+  });
+});
+
+describe('a request with more than one Authorization or Host header is refused', () => {
+  it('a valid key then garbage is a 400, not the first one winning', async () => {
+    const answer = await raw(`GET /v1/guides HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: garbage\r\nConnection: close\r\n\r\n`);
+    const body = expectProblemAnswer(answer, 400, 'invalid_request');
+    expect(body.detail).toContain('Authorization');
+  });
+
+  it('the same on the management API, whatever the case of the names', async () => {
+    const answer = await raw(`GET /admin/v1/organizations HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\nAUTHORIZATION: Bearer ${ADMIN_TOKEN}\r\nConnection: close\r\n\r\n`);
+    expectProblemAnswer(answer, 400, 'invalid_request');
+  });
+
+  it('two Host headers', async () => {
+    const answer = await raw(`GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`);
+    const body = expectProblemAnswer(answer, 400, 'invalid_request');
+    expect(body.detail).toContain('Host');
+  });
+
+  it('one of each is answered', async () => {
+    const answer = await raw(`GET /v1/guides HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe("what Node's parser refuses gets the same problem shape and headers", () => {
+  it('headers too large: 431 application/problem+json with X-Request-Id', async () => {
+    const answer = await raw(`GET /v1/guides HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const body = expectProblemAnswer(answer, 431, 'headers_too_large');
+    expect(body.type).toMatch(/\/docs#error-headers_too_large$/);
+  });
+
+  it('bytes that are not HTTP: 400 problem', async () => {
+    const answer = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expectProblemAnswer(answer, 400, 'invalid_request');
+  });
+});
