@@ -70,7 +70,7 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
   method_not_allowed: {
     status: 405,
     title: 'Method not allowed',
-    meaning: 'The v1 interface is read-only: use GET or HEAD. The `Allow` header lists the methods.',
+    meaning: 'The path does not take this method: the v1 interface is read-only (GET or HEAD), and each management path takes only its own methods. The `Allow` header lists them.',
   },
   forbidden: {
     status: 403,

@@ -15,6 +15,7 @@ import type { TypeBoxApp } from '../typebox-app.js';
 import { Guide, Member } from '../v1/schemas.js';
 import { callerHook } from './admin-auth.js';
 import { MAX_BODY_DEPTH, bodyFault, strictBodyValidatorCompiler } from './body-validation.js';
+import { RouteMethods } from './method-not-allowed.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
@@ -58,6 +59,8 @@ export interface AdminOptions {
 }
 
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', routeMethods.learn);
   for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, Attempt, MailEntry]) {
     app.addSchema(schema);
   }
@@ -83,6 +86,14 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   });
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');
+  // An operation that takes no body accepts an empty one whatever its content-type (curl -H with no -d);
+  // one that needs a body then says so by its validation, naming what is missing.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return json(request, body as string, done);
+  });
   const deps: AdminDeps = {
     ctx: options.ctx,
     endpointPolicy: options.endpointPolicy,
@@ -93,7 +104,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
     register(app, deps);
   }
 
-  app.setNotFoundHandler(async () => {
-    throw new ProblemError('not_found', 'There is no such path in the management API');
+  app.setNotFoundHandler(async (request) => {
+    throw routeMethods.refusal(request) ?? new ProblemError('not_found', 'There is no such path in the management API');
   });
 }

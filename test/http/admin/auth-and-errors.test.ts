@@ -112,16 +112,15 @@ describe('unknown paths (decisions §7)', () => {
       ['GET', '/'],
       ['POST', '/organisations'],
       ['GET', `/organizations/${UNKNOWN_ID}/teams`],
-      ['DELETE', '/organizations'],
     ] as const) {
       expectNotFound(await t.adminRaw(method, path));
     }
   });
 
-  it('a known path with a method it does not have is refused as a problem (404 or 405), never 500', async () => {
+  it('a known path with a method it does not have is refused as a problem (405), never 500', async () => {
     const response = await t.adminRaw('PUT', `/guides/${UNKNOWN_ID}`, { title: 'x' });
-    expect([404, 405]).toContain(response.statusCode);
-    expectProblem(response, response.statusCode, response.statusCode === 404 ? 'not_found' : 'method_not_allowed');
+    expectProblem(response, 405, 'method_not_allowed');
+    expect(response.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
   });
 });
 
@@ -133,7 +132,7 @@ describe('request bodies (decisions §7: JSON bodies)', () => {
     }
   });
 
-  it('an empty body sent as JSON is 400 invalid_request', async () => {
+  it('an empty body sent as JSON, to an operation that needs a body, is 400 invalid_request', async () => {
     expectProblem(await rawAdmin(t, 'POST', '/organizations', '', { 'content-type': 'application/json' }), 400, 'invalid_request');
   });
 
@@ -372,5 +371,43 @@ describe('never a server fault', () => {
       expect(response.statusCode, `${query} → ${response.body}`).toBeLessThan(500);
       expect(response.statusCode, query).toBe(400);
     }
+  });
+});
+
+describe('methods and empty bodies (issue 14, items 1 and 2)', () => {
+  it('a known path with a method it does not take is 405 with Allow, not 404', async () => {
+    const organization = await t.admin('POST', '/organizations', { name: 'Methods' });
+    for (const [method, path, allow] of [
+      ['PUT', '/organizations', 'POST'],
+      ['DELETE', '/organizations', 'POST'],
+      ['DELETE', `/organizations/${organization.id}`, 'GET, HEAD, PATCH'],
+      ['POST', `/organizations/${organization.id}`, 'GET, HEAD, PATCH'],
+      ['GET', '/deliveries/00000000-0000-4000-8000-000000000000/resend', 'POST'],
+    ] as const) {
+      const response = await t.adminRaw(method, path);
+      expectProblem(response, 405, 'method_not_allowed');
+      expect(response.headers.allow, `${method} ${path}`).toBe(allow);
+    }
+    expectProblem(await t.adminRaw('GET', '/no-such-thing'), 404, 'not_found');
+  });
+
+  it('an operation that takes no body accepts an empty one sent as application/json', async () => {
+    const organization = await t.admin('POST', '/organizations', { name: 'Empty body' });
+    const user = await t.admin('POST', '/users', { email: `empty-${Math.random()}@example.com` });
+    const response = await t.service.app.inject({
+      method: 'PUT',
+      url: `/admin/v1/organizations/${organization.id}/admins/${user.id}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+  });
+
+  it('an operation that needs a body says what is missing when it is empty', async () => {
+    const response = await t.service.app.inject({
+      method: 'POST',
+      url: '/admin/v1/organizations',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    });
+    expectProblem(response, 400, 'invalid_request');
   });
 });
