@@ -14,6 +14,7 @@ import { ProblemError } from './problem.js';
 import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
 import { requestIdOf } from './request-id.js';
+import { ACCEPTS } from './schemas/common.js';
 import type { TypeBoxApp } from './typebox-app.js';
 import { admit } from './v1/key-auth.js';
 import { type OpenApiSource, v1Plugin } from './v1/v1-plugin.js';
@@ -53,7 +54,8 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     bodyLimit: BODY_LIMIT_BYTES,
     ajv: {
       // Unknown and repeated parameters are refused, never dropped or coerced into something else.
-      customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false },
+      // verbose: a refusal can say what the failed schema accepts, in words (problem-handler.ts).
+      customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false, verbose: true, keywords: [ACCEPTS] },
     },
     // Long path values reach their route and get its answer (a 404 for a guideId that names nothing).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

@@ -3,13 +3,64 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
 import { ProblemError, problemBody } from './problem.js';
-import { UUID_PATTERN } from './schemas/common.js';
+import { ACCEPTS } from './schemas/common.js';
 
 interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** With Ajv's `verbose` option: the schema the value failed. */
+  parentSchema?: Record<string, unknown>;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+const FORMAT_WORDS: Record<string, string> = {
+  uuid: 'a UUID',
+  uri: 'an absolute URL',
+  email: 'an e-mail address',
+  'date-time': 'a date and time such as 2026-11-21T09:30:00Z',
+};
+const plural = (count: unknown, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** What was wrong with a value, in words for the person who sent it ("must be …", after the field's name). */
+function plainWords(error: AjvError): string {
+  const { params } = error;
+  switch (error.keyword) {
+    case 'pattern': {
+      const accepts = error.parentSchema?.[ACCEPTS];
+      return typeof accepts === 'string' ? `must be ${accepts}` : 'is not in the form this field takes';
+    }
+    case 'format':
+      return `must be ${FORMAT_WORDS[String(params.format)] ?? `in the ${String(params.format)} format`}`;
+    case 'type':
+      return `must be ${String(params.type)
+        .split(',')
+        .map((type) => TYPE_WORDS[type] ?? type)
+        .join(' or ')}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${plural(params.limit, 'character')} long`;
+    case 'maxLength':
+      return `must be at most ${plural(params.limit, 'character')} long`;
+    case 'minItems':
+      return `must list at least ${plural(params.limit, 'item')}`;
+    case 'maxItems':
+      return `must list at most ${plural(params.limit, 'item')}`;
+    case 'uniqueItems':
+      return 'must not list the same item twice';
+    default:
+      return error.message ?? 'is invalid';
+  }
 }
 
 const SHOWN_NAME_LENGTH = 64;
@@ -31,9 +82,8 @@ function validationDetail(errors: AjvError[], context: string | undefined): stri
   const within = (name: string) => (parent ? `${parent}.${name}` : name);
   if (first.keyword === 'additionalProperties') return `Unknown ${noun.toLowerCase()} '${within(shownName(String(first.params.additionalProperty)))}'`;
   if (first.keyword === 'required') return `${noun} '${within(String(first.params.missingProperty))}' is required`;
-  if (!parent) return `The request ${context ?? ''} ${first.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
-  if (first.keyword === 'pattern' && first.params.pattern === UUID_PATTERN) return `${noun} '${parent}' must be a UUID`;
-  return `${noun} '${parent}' ${first.message ?? 'is invalid'}`;
+  if (!parent) return `The request ${context ?? ''} ${plainWords(first)}`.replace(/\s+/g, ' ');
+  return `${noun} '${parent}' ${plainWords(first)}`;
 }
 
 export function toProblem(error: FastifyError | Error): ProblemError | null {

@@ -3,13 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../domain/api-keys.js';
 import { PERMALINK_MAX_LENGTH, PERMALINK_PATTERN } from '../../domain/guides/permalink.js';
 import { PLANS } from '../../domain/plans.js';
-import { Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
+import { ACCEPTS, Nullable, StringEnum, Text, Timestamp, Uuid } from '../schemas/common.js';
 import { Guide, PUBLISH_STATUSES, TEAM_ROLES } from '../v1/schemas.js';
 
 export const WebUrl = (options: Record<string, unknown> = {}) =>
-  Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048, ...options });
+  Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', [ACCEPTS]: 'an http:// or https:// URL', maxLength: 2048, ...options });
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Text({ maxLength: 200 });
 export const PlanSchema = StringEnum(PLANS);
 export const RoleSchema = StringEnum(TEAM_ROLES);
 const HomeType = StringEnum(['team', 'organization'] as const);
@@ -52,7 +52,7 @@ export const TeamFields = Type.Object(
     name: Nullable(Name),
     organization_id: Nullable(Uuid({ description: 'Setting it joins the team to the organization' })),
     plan: Type.Unsafe<(typeof PLANS)[number]>({ ...PlanSchema, description: 'Only for a team without organization' }),
-    brand_color: Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Like #1A2B3C; null is the default color' })),
+    brand_color: Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', [ACCEPTS]: 'a color written like #1A2B3C', description: 'Like #1A2B3C; null is the default color' })),
   },
   { additionalProperties: false },
 );
@@ -89,7 +89,7 @@ export const GuideFields = Type.Object(
     title: Nullable(Type.String({ maxLength: 500 })),
     description: Nullable(Type.String({ maxLength: 20_000 })),
     owner_id: Nullable(Uuid()),
-    language: Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$', maxLength: 35, description: 'BCP 47 tag' }),
+    language: Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$', [ACCEPTS]: 'a language tag such as en, pt-BR or zh-Hant', maxLength: 35, description: 'BCP 47 tag' }),
     text_direction: StringEnum(['ltr', 'rtl'] as const),
     app_version: Nullable(Type.String({ maxLength: 100 })),
     icon_url: Nullable(WebUrl()),
@@ -99,7 +99,7 @@ export const GuideFields = Type.Object(
     publish_status: StringEnum(PUBLISH_STATUSES),
     is_public: Type.Boolean(),
     team_role: Nullable(RoleSchema),
-    permalink: Type.String({ pattern: PERMALINK_PATTERN, maxLength: PERMALINK_MAX_LENGTH }),
+    permalink: Type.String({ pattern: PERMALINK_PATTERN, [ACCEPTS]: 'a slug of lowercase letters, digits and hyphens', maxLength: PERMALINK_MAX_LENGTH }),
     steps: Type.Array(StepInput, { maxItems: 1000 }),
   },
   { additionalProperties: false },

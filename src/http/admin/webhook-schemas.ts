@@ -1,7 +1,7 @@
 // Bodies and answers of the webhook part of the management API (decisions §6, §7).
 import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENTS } from '../../domain/events.js';
-import { Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
+import { Nullable, StringEnum, Text, Timestamp, Uuid } from '../schemas/common.js';
 import { Home, WebUrl } from './schemas.js';
 
 const EventPick = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), {
@@ -32,12 +32,12 @@ export const Endpoint = Type.Object(
 );
 
 export const NewEndpoint = Type.Object(
-  { home: Home, url: WebUrl(), events: EventPick, description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  { home: Home, url: WebUrl(), events: EventPick, description: Type.Optional(Nullable(Text({ maxLength: 500 }))) },
   { additionalProperties: false },
 );
 
 export const EndpointChanges = Type.Object(
-  { url: Type.Optional(WebUrl()), events: Type.Optional(EventPick), description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  { url: Type.Optional(WebUrl()), events: Type.Optional(EventPick), description: Type.Optional(Nullable(Text({ maxLength: 500 }))) },
   { additionalProperties: false },
 );
 

@@ -16,7 +16,17 @@ export function StringEnum<T extends string>(values: readonly T[], options: Reco
   return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 }
 
-export const Uuid = (options: Record<string, unknown> = {}) => Type.String({ format: 'uuid', pattern: UUID_PATTERN, ...options });
+/**
+ * What a value with a pattern must be, in words a person reads in a refusal ("Field 'url' must be …"):
+ * a pattern is for the validator, this is for whoever sent the value.
+ */
+export const ACCEPTS = 'x-accepts';
+
+export const Uuid = (options: Record<string, unknown> = {}) => Type.String({ format: 'uuid', pattern: UUID_PATTERN, [ACCEPTS]: 'a UUID', ...options });
+
+/** Text a person types (a name, a description): not empty and not only spaces. */
+export const Text = (options: { maxLength: number } & Record<string, unknown>) =>
+  Type.String({ minLength: 1, pattern: '\\S', [ACCEPTS]: 'text with at least one character that is not a space', ...options });
 export const Timestamp = (options: Record<string, unknown> = {}) =>
   Type.String({ format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'], ...options });
 

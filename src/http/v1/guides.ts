@@ -5,7 +5,7 @@ import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js'
 import { reachedTeamIds } from '../../domain/teams.js';
 import { keysetList } from '../keyset-page.js';
 import { notFound } from '../problem.js';
-import { NoParameters, Uuid } from '../schemas/common.js';
+import { ACCEPTS, NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { presentGuide, presentGuideListItem } from './presenters.js';
@@ -19,6 +19,7 @@ const GuideListQuery = Type.Object(
       minLength: 2,
       maxLength: 200,
       pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      [ACCEPTS]: 'text without control characters',
       description: 'Case-insensitive match on the guide title (2 to 200 characters); %, _ and \\ are plain characters',
     }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Rows per page' }),
