@@ -13,6 +13,7 @@ import { clientErrorAnswer, refuseRepeatedHeaders, refuseUndecodableQuery } from
 import { ProblemError } from './problem.js';
 import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
+import { logAnswered } from './logged-request.js';
 import { requestIdOf } from './request-id.js';
 import { ACCEPTS } from './schemas/common.js';
 import type { TypeBoxApp } from './typebox-app.js';
@@ -50,7 +51,8 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : options.trustProxy,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // One line per request (written when it is answered, logAnswered), not Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     ajv: {
       // Unknown and repeated parameters are refused, never dropped or coerced into something else.
@@ -76,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onResponse', logAnswered);
   app.addHook('onRequest', refuseRepeatedHeaders);
   app.addHook('preValidation', refuseUndecodableQuery);
   installProblemHandler(app, publicUrl);

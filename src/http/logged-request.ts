@@ -2,6 +2,7 @@
 // logger options), but clients also put them in the URL: `?api_key=…`, `?token=…`, or a key pasted into
 // the path. The logged URL keeps its shape and loses every such value, so no log line carries a secret.
 import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_PREFIX } from '../domain/api-key-secret.js';
 
 const REDACTED = '[redacted]';
@@ -29,12 +30,20 @@ export function redactedUrl(url: string): string {
   return (path + query).replace(SECRET_SHAPES, REDACTED);
 }
 
+/** What the serializer reads of a request: Node's (Fastify's own log lines) or Fastify's (ours, with `ip`). */
+type LoggableRequest = Pick<IncomingMessage, 'method' | 'url' | 'headers'> & { ip?: string; socket?: { remoteAddress?: string } };
+
 /** pino's `req` serializer: what Fastify logs by default, with the URL redacted. */
-export function loggedRequest(request: IncomingMessage & { ip?: string }) {
+export function loggedRequest(request: LoggableRequest) {
   return {
     method: request.method,
     url: redactedUrl(request.url ?? ''),
     host: request.headers.host,
     remoteAddress: request.ip ?? request.socket?.remoteAddress,
   };
+}
+
+/** onResponse: the one log line of a request, with what was asked, the status and the time it took. */
+export async function logAnswered(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request answered');
 }
