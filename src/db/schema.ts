@@ -120,7 +120,7 @@ export interface EventsTable {
 }
 
 export type EndpointStatus = 'active' | 'paused';
-export type PausedReason = 'gone' | 'failing';
+export type PausedReason = 'gone' | 'failing' | 'manual';
 /** As stored; an attempt is shown as `sending` while it is scheduled, due, and its endpoint's queue is held. */
 export type AttemptStatus = 'scheduled' | 'delivered' | 'failed' | 'missed';
 

@@ -74,6 +74,15 @@ export async function pauseEndpoint(trx: Executor, endpointId: string, reason: P
   return true;
 }
 
+/** An admin pauses an endpoint by hand; pausing a paused endpoint changes nothing (its reason stays). */
+export async function pauseByHand(ctx: DomainContext, id: string): Promise<Endpoint> {
+  return transact(ctx, async (trx) => {
+    await requireEndpoint(trx, id);
+    await pauseEndpoint(trx, id, 'manual', ctx.clock.now(), 0);
+    return requireEndpoint(trx, id);
+  });
+}
+
 /** Pauses every active endpoint whose failures have lasted WEBHOOK_PAUSE_AFTER_MS; returns how many. */
 export async function pauseLongFailingEndpoints(ctx: DomainContext, pauseAfterMs: number): Promise<number> {
   const now = ctx.clock.now();

@@ -5,7 +5,8 @@ import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { retryDelayMs } from '../../src/webhooks/retry-schedule.js';
-import { createUser, expectConflict } from '../http/admin/helpers.js';
+import { asSession, signIn } from '../console/sessions.js';
+import { createUser, expectConflict, expectProblem } from '../http/admin/helpers.js';
 import type { Receiver } from '../support/receiver.js';
 import { createGuide, organizationWithTeams, soloTeam, type TestService, useTestService } from '../support/service.js';
 import { eventually, sleep } from '../support/waiting.js';
@@ -562,5 +563,31 @@ describe('response bodies (decisions §6)', () => {
     expect(attempt.response_status).toBe(status);
     expect(Buffer.byteLength(attempt.response_body, 'utf8')).toBe(4096);
     expect(attempt.response_body).toBe(body.slice(0, 4096));
+  });
+});
+
+describe('pausing by hand (decisions §6, "Manual pause")', () => {
+  it('an admin pauses an endpoint: paused_reason manual, events are missed, resume redelivers them', async () => {
+    const { team, endpoint } = await teamEndpointAnswering(t, { status: 200 });
+    const paused = await t.admin('POST', `/webhook-endpoints/${endpoint.id}/pause`);
+    expect(paused).toMatchObject({ status: 'paused', paused_reason: 'manual' });
+    const before = receiver.received.length;
+    const missed = await guideCreatedEvent(t, team.id, endpoint.id);
+    await sleep(DELAYS_MS[0]! * 4);
+    expect(receiver.received.length).toBe(before);
+    expect((await attemptsOf(t, endpoint.id, missed.eventId)).map((a) => a.status)).toEqual(['missed']);
+    // Pausing again changes nothing.
+    expect(await t.admin('POST', `/webhook-endpoints/${endpoint.id}/pause`)).toMatchObject({ status: 'paused', paused_reason: 'manual', paused_at: paused.paused_at });
+    await t.admin('POST', `/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: true });
+    await receiver.waitFor(before + 1);
+    expect(eventIdOf(receiver.received[before]!)).toBe(missed.eventId);
+  });
+
+  it("is the home's admins' to do: a team's VIEWER is refused", async () => {
+    const { team, endpoint } = await teamEndpointAnswering(t, { status: 200 });
+    const viewer = await teamMember(t, team.id, 'VIEWER');
+    const session = await signIn(t, viewer.email);
+    expectProblem(await asSession(t, session, 'POST', `/webhook-endpoints/${endpoint.id}/pause`), 403, 'forbidden');
+    expect((await endpointRow(t, endpoint.id)).status).toBe('active');
   });
 });

@@ -7,6 +7,7 @@ import { act, actionForm, confirmAction, copyField, errorBox, fill, h, notice, t
 const PAUSE_REASONS = {
   gone: 'the receiver answered 410 Gone',
   failing: 'nothing but failures for about a day',
+  manual: 'an admin paused it',
 };
 
 export async function webhooksPage(context) {

@@ -2,7 +2,7 @@
 // the signing key, resume, and ping on demand.
 import { Type } from '@sinclair/typebox';
 import { createEndpoint, deleteEndpoint, type Endpoint, listEndpoints, pingEndpoint, requireEndpoint, rotateSigningKey, updateEndpoint } from '../../webhooks/endpoints.js';
-import { resumeEndpoint } from '../../webhooks/pausing.js';
+import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { HomeQuery, IdParams } from './schemas.js';
 import { EndpointChanges, NewEndpoint } from './webhook-schemas.js';
@@ -133,6 +133,25 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     async (request) => {
       await can.endpoint(request, request.params.id);
       return { data: { signing_key: await rotateSigningKey(ctx, request.params.id) } };
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/pause',
+    {
+      config: { sessions: true },
+      schema: {
+        operationId: 'pauseWebhookEndpoint',
+        description:
+          'Pauses an endpoint by hand (`paused_reason` `manual`): nothing is sent to it, and its waiting and new deliveries are kept as missed until it is resumed. Pausing a paused endpoint changes nothing.',
+        tags: TAGS,
+        params: IdParams,
+        response: respond(200, 'The endpoint', EndpointAnswer),
+      },
+    },
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: presentEndpoint(await pauseByHand(ctx, request.params.id)) };
     },
   );
 

@@ -22,7 +22,9 @@ export const Endpoint = Type.Object(
     description: Nullable(Type.String()),
     status: StringEnum(['active', 'paused'] as const),
     paused_reason: Nullable(
-      StringEnum(['gone', 'failing'] as const, { description: '`gone`: the receiver answered 410; `failing`: nothing but failures for WEBHOOK_PAUSE_AFTER_MS' }),
+      StringEnum(['gone', 'failing', 'manual'] as const, {
+        description: '`gone`: the receiver answered 410; `failing`: nothing but failures for WEBHOOK_PAUSE_AFTER_MS; `manual`: an admin paused it',
+      }),
     ),
     paused_at: Nullable(Timestamp()),
     created_at: Timestamp(),
