@@ -19,7 +19,8 @@ function markHeadersRequired(document: any): any {
 
 export async function registerOpenApiDocument(app: FastifyInstance, openapi: OpenApiInfo): Promise<void> {
   await app.register(fastifySwagger, {
-    openapi: { openapi: '3.1.0', ...openapi },
+    // Whoever runs the service answers for it (no public license to name: redocly.yaml).
+    openapi: { openapi: '3.1.0', ...openapi, info: { contact: { name: 'API support' }, ...openapi.info } as OpenApiInfo['info'] },
     hideUntagged: true,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documentObject) => markHeadersRequired('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),

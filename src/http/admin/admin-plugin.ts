@@ -12,7 +12,7 @@ import type { RequestRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
-import { Guide, Member } from '../v1/schemas.js';
+import { Member } from '../v1/schemas.js';
 import { callerHook } from './admin-auth.js';
 import { MAX_BODY_DEPTH, bodyFault, strictBodyValidatorCompiler } from './body-validation.js';
 import { RouteMethods } from './method-not-allowed.js';
@@ -61,14 +61,24 @@ export interface AdminOptions {
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', routeMethods.learn);
-  for (const schema of [Problem, Guide, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, Attempt, MailEntry]) {
+  for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, Attempt, MailEntry]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {
     info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end: the operator calls it with ADMIN_TOKEN, the console with a session cookie." },
     servers: [{ url: `${options.publicUrl}/admin/v1` }],
-    components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
+    components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or a console session cookie' } } },
     security: [{ adminToken: [] }],
+    tags: [
+      { name: 'Organizations', description: 'Organizations, their plan, API settings and admins' },
+      { name: 'Teams', description: 'Teams and their members' },
+      { name: 'Users', description: 'People: members, organization admins, console users' },
+      { name: 'Guides', description: 'Creating, editing, moving and deleting guides, each emitting its event' },
+      { name: 'API keys', description: 'Keys for the v1 interface' },
+      { name: 'Webhook endpoints', description: 'Where events are delivered, their signing keys, pausing and resuming' },
+      { name: 'Deliveries', description: 'Every delivery attempt, and sending one again' },
+      { name: 'Mail', description: 'The mail outbox' },
+    ],
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -10,7 +10,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'createApiKey',
+        operationId: 'createApiKey', summary: 'Create an API key',
         description: 'Creates a key. `secret` is the full key: it is shown here once and cannot be read again.',
         tags: ['API keys'],
         body: NewApiKey,
@@ -33,7 +33,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'listApiKeys',
+        operationId: 'listApiKeys', summary: 'List the API keys of a team or organization',
         description: 'The keys of a team or organization that are not revoked, newest first, without secrets.',
         tags: ['API keys'],
         querystring: HomeQuery,
@@ -49,7 +49,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
 
   app.delete(
     '/api-keys/:id',
-    { config: { sessions: true }, schema: { operationId: 'revokeApiKey', tags: ['API keys'], params: IdParams, response: respond(204, 'Revoked', null) } },
+    { config: { sessions: true }, schema: { operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'The key stops working at once; revoking twice is 404.', tags: ['API keys'], params: IdParams, response: respond(204, 'Revoked', null) } },
     async (request, reply) => {
       await can.apiKey(request, request.params.id);
       await revokeApiKey(ctx, request.params.id);

@@ -13,7 +13,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'listDeliveries',
+        operationId: 'listDeliveries', summary: 'List an endpoint\'s deliveries',
         description: "Every attempt to the endpoint, newest first, in keyset pages like GET /v1/guides; `status` filters.",
         tags: ['Deliveries'],
         params: IdParams,
@@ -48,7 +48,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'resendDelivery',
+        operationId: 'resendDelivery', summary: 'Send a delivery again',
         description: 'Sends the attempt\'s event to its endpoint again as a new attempt (a new delivery id). 409 while the endpoint is paused.',
         tags: ['Deliveries'],
         params: IdParams,

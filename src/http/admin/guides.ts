@@ -31,7 +31,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'listTeamGuides',
+        operationId: 'listTeamGuides', summary: 'List a team\'s guides',
         description: "A team's guides, whatever their processing state, newest first, in keyset pages like GET /v1/guides.",
         tags: ['Guides'],
         querystring: Type.Object(
@@ -58,7 +58,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'createGuide',
+        operationId: 'createGuide', summary: 'Create a guide',
         description: 'Creates a guide (guide.created). With `processing: true` it stays out of the API until processing settles.',
         tags: ['Guides'],
         body: NewGuide,
@@ -76,7 +76,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
 
   app.get(
     '/guides/:id',
-    { config: { sessions: true }, schema: { operationId: 'getGuide', tags: ['Guides'], params: IdParams, response: respond(200, 'The guide', GuideAnswer) } },
+    { config: { sessions: true }, schema: { operationId: 'getGuide', summary: 'Read a guide', description: 'The guide whole, whatever its processing state and the plan.', tags: ['Guides'], params: IdParams, response: respond(200, 'The guide', GuideAnswer) } },
     async (request) => {
       await can.guide(request, request.params.id, 'read');
       return guideAnswer(ctx, await requireGuideRow(ctx.db, request.params.id));
@@ -88,7 +88,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'updateGuide',
+        operationId: 'updateGuide', summary: 'Change a guide',
         description: 'Edits the guide; a change of a column listed in spec §6.3 emits guide.updated (coalesced).',
         tags: ['Guides'],
         params: IdParams,
@@ -106,7 +106,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
     '/guides/:id/processing',
     {
       schema: {
-        operationId: 'settleGuideProcessing',
+        operationId: 'settleGuideProcessing', summary: 'Settle a guide\'s processing',
         description: 'Ends processing: `finished` (guide.ready; the guide needs steps) or `failed` (guide.failed). 409 when not processing.',
         tags: ['Guides'],
         params: IdParams,
@@ -129,7 +129,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'moveGuide',
+        operationId: 'moveGuide', summary: 'Move a guide to another team',
         description: 'Moves the guide to another team: guide.deleted for the old team, guide.created for the new one.',
         tags: ['Guides'],
         params: IdParams,
@@ -146,7 +146,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
 
   app.delete(
     '/guides/:id',
-    { config: { sessions: true }, schema: { operationId: 'deleteGuide', tags: ['Guides'], params: IdParams, response: respond(204, 'Deleted (guide.deleted)', null) } },
+    { config: { sessions: true }, schema: { operationId: 'deleteGuide', summary: 'Delete a guide', description: 'Emits guide.deleted.', tags: ['Guides'], params: IdParams, response: respond(204, 'Deleted (guide.deleted)', null) } },
     async (request, reply) => {
       await can.guide(request, request.params.id, 'edit');
       await deleteGuide(ctx, request.params.id);

@@ -8,7 +8,7 @@ export const registerMail: AdminRoutes = (app, { ctx, respond }) => {
     '/mail',
     {
       schema: {
-        operationId: 'listMail',
+        operationId: 'listMail', summary: 'List the mail outbox',
         description: 'E-mail the service sent, newest first; kept whether or not SMTP_URL is set.',
         tags: ['Mail'],
         querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) }, { additionalProperties: false }),

@@ -20,7 +20,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) =
     '/organizations',
     {
       schema: {
-        operationId: 'createOrganization',
+        operationId: 'createOrganization', summary: 'Create an organization', description: 'An organization groups teams under one plan and one API policy. Operator only.',
         tags: ['Organizations'],
         body: Type.Composite([Type.Pick(OrganizationFields, ['name']), Type.Partial(Type.Omit(OrganizationFields, ['name']))], {
           additionalProperties: false,
@@ -33,7 +33,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) =
 
   app.get(
     '/organizations/:id',
-    { config: { sessions: true }, schema: { operationId: 'getOrganization', tags: ['Organizations'], params: IdParams, response: respond(200, 'The organization', OrganizationAnswer) } },
+    { config: { sessions: true }, schema: { operationId: 'getOrganization', summary: 'Read an organization', description: 'The organization with its plan and API settings.', tags: ['Organizations'], params: IdParams, response: respond(200, 'The organization', OrganizationAnswer) } },
     async (request) => {
       can.organization(request, request.params.id);
       return { data: presentOrganization(await requireOrganization(ctx.db, request.params.id)) };
@@ -45,7 +45,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) =
     {
       config: { sessions: true },
       schema: {
-        operationId: 'updateOrganization',
+        operationId: 'updateOrganization', summary: 'Change an organization', description: 'Name and plan are the operator\'s; its admins may change `api_enabled` and `org_keys_only`.',
         tags: ['Organizations'],
         params: IdParams,
         body: Type.Partial(OrganizationFields, { additionalProperties: false }),
@@ -63,7 +63,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) =
 
   app.put(
     '/organizations/:id/admins/:user_id',
-    { schema: { operationId: 'addOrganizationAdmin', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Added', null) } },
+    { schema: { operationId: 'addOrganizationAdmin', summary: 'Make a user an organization admin', description: 'Organization admins manage every team of the organization in the console. Operator only.', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Added', null) } },
     async (request, reply) => {
       await addOrganizationAdmin(ctx, request.params.id, request.params.user_id);
       return reply.code(204).send();
@@ -72,7 +72,7 @@ export const registerOrganizations: AdminRoutes = (app, { ctx, can, respond }) =
 
   app.delete(
     '/organizations/:id/admins/:user_id',
-    { schema: { operationId: 'removeOrganizationAdmin', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Removed', null) } },
+    { schema: { operationId: 'removeOrganizationAdmin', summary: 'Remove an organization admin', description: 'The user stays; only the admin right goes. Operator only.', tags: ['Organizations'], params: AdminParams, response: respond(204, 'Removed', null) } },
     async (request, reply) => {
       await removeOrganizationAdmin(ctx, request.params.id, request.params.user_id);
       return reply.code(204).send();

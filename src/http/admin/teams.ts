@@ -23,7 +23,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     '/teams',
     {
       schema: {
-        operationId: 'createTeam',
+        operationId: 'createTeam', summary: 'Create a team', description: 'A team with its own plan, or inside an organization (whose plan then rules it). Operator only.',
         tags: ['Teams'],
         body: NewTeam,
         response: respond(201, 'The team', TeamAnswer),
@@ -34,7 +34,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
 
   app.get(
     '/teams/:id',
-    { config: { sessions: true }, schema: { operationId: 'getTeam', tags: ['Teams'], params: IdParams, response: respond(200, 'The team', TeamAnswer) } },
+    { config: { sessions: true }, schema: { operationId: 'getTeam', summary: 'Read a team', description: 'The team with its plan and organization.', tags: ['Teams'], params: IdParams, response: respond(200, 'The team', TeamAnswer) } },
     async (request) => {
       await can.team(request, request.params.id, 'read');
       return teamAnswer(ctx, await requireTeam(ctx.db, request.params.id));
@@ -45,7 +45,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     '/teams/:id',
     {
       schema: {
-        operationId: 'updateTeam',
+        operationId: 'updateTeam', summary: 'Change a team', description: 'Setting `organization_id` joins the team to an organization; null takes it out. Operator only.',
         tags: ['Teams'],
         params: IdParams,
         body: Type.Partial(TeamFields, { additionalProperties: false }),
@@ -60,7 +60,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'listTeamMembers',
+        operationId: 'listTeamMembers', summary: 'List a team\'s members', description: 'Every member with their role, for the console.',
         tags: ['Teams'],
         params: IdParams,
         response: respond(200, 'The members', Type.Object({ data: Type.Array(Type.Ref('Member')) })),
@@ -77,7 +77,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     '/teams/:team_id/members/:user_id',
     {
       schema: {
-        operationId: 'putTeamMember',
+        operationId: 'putTeamMember', summary: 'Add a member or change their role',
         description: 'Adds the user to the team (member.joined) or changes the role (member.role_changed).',
         tags: ['Teams'],
         params: MemberParams,
@@ -94,7 +94,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     '/teams/:team_id/members/:user_id',
     {
       schema: {
-        operationId: 'removeTeamMember',
+        operationId: 'removeTeamMember', summary: 'Remove a member',
         description: 'Removes the member (member.left).',
         tags: ['Teams'],
         params: MemberParams,
@@ -111,7 +111,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     '/users',
     {
       schema: {
-        operationId: 'createUser',
+        operationId: 'createUser', summary: 'Create a user', description: 'A person who can be a team member, an organization admin, and sign in to the console. Operator only.',
         tags: ['Users'],
         body: UserFields,
         response: respond(201, 'The user', Type.Object({ data: Type.Ref('AdminUser') })),
@@ -125,7 +125,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     {
       config: { sessions: true },
       schema: {
-        operationId: 'getUser',
+        operationId: 'getUser', summary: 'Read a user', description: 'A person may read only their own user.',
         tags: ['Users'],
         params: IdParams,
         response: respond(200, 'The user', Type.Object({ data: Type.Ref('AdminUser') })),

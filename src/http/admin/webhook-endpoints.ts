@@ -32,7 +32,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'createWebhookEndpoint',
+        operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint',
         description: 'Registers an endpoint for a team or an organization; a ping is sent to it.',
         tags: TAGS,
         body: NewEndpoint,
@@ -50,7 +50,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'listWebhookEndpoints',
+        operationId: 'listWebhookEndpoints', summary: 'List the webhook endpoints of a team or organization', description: 'Oldest first.',
         tags: TAGS,
         querystring: HomeQuery,
         response: respond(200, 'The endpoints', Type.Object({ data: Type.Array(Type.Ref('AdminWebhookEndpoint')) })),
@@ -65,7 +65,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
 
   app.get(
     '/webhook-endpoints/:id',
-    { config: { sessions: true }, schema: { operationId: 'getWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
+    { config: { sessions: true }, schema: { operationId: 'getWebhookEndpoint', summary: 'Read a webhook endpoint', description: 'Its URL, events, status and why it is paused; the signing key has an operation of its own.', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
     async (request) => {
       await can.endpoint(request, request.params.id);
       return { data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id)) };
@@ -77,7 +77,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'updateWebhookEndpoint',
+        operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint', description: 'Its URL, events or description; a new URL is checked like a new endpoint\'s.',
         tags: TAGS,
         params: IdParams,
         body: EndpointChanges,
@@ -92,7 +92,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
 
   app.delete(
     '/webhook-endpoints/:id',
-    { config: { sessions: true }, schema: { operationId: 'deleteWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(204, 'Deleted', null) } },
+    { config: { sessions: true }, schema: { operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint', description: 'Nothing more is sent to it.', tags: TAGS, params: IdParams, response: respond(204, 'Deleted', null) } },
     async (request, reply) => {
       await can.endpoint(request, request.params.id);
       await deleteEndpoint(ctx, request.params.id);
@@ -105,7 +105,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'revealSigningKey',
+        operationId: 'revealSigningKey', summary: 'Reveal the signing key',
         description: 'The key that signs deliveries to this endpoint.',
         tags: TAGS,
         params: IdParams,
@@ -123,7 +123,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'rotateSigningKey',
+        operationId: 'rotateSigningKey', summary: 'Rotate the signing key',
         description: 'Replaces the signing key; the old one stops at once. Deliveries that fail during the switch are retried.',
         tags: TAGS,
         params: IdParams,
@@ -141,7 +141,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'pauseWebhookEndpoint',
+        operationId: 'pauseWebhookEndpoint', summary: 'Pause a webhook endpoint',
         description:
           'Pauses an endpoint by hand (`paused_reason` `manual`): nothing is sent to it, and its waiting and new deliveries are kept as missed until it is resumed. Pausing a paused endpoint changes nothing.',
         tags: TAGS,
@@ -160,7 +160,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     {
       config: { sessions: true },
       schema: {
-        operationId: 'resumeWebhookEndpoint',
+        operationId: 'resumeWebhookEndpoint', summary: 'Resume a paused webhook endpoint',
         description: 'Makes a paused endpoint active; with `redeliver_missed` every missed delivery is sent again, oldest first.',
         tags: TAGS,
         params: IdParams,
@@ -176,7 +176,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
 
   app.post(
     '/webhook-endpoints/:id/ping',
-    { config: { sessions: true }, schema: { operationId: 'pingWebhookEndpoint', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
+    { config: { sessions: true }, schema: { operationId: 'pingWebhookEndpoint', summary: 'Send a ping', description: 'Sends a `ping` event to this endpoint alone, whatever events it picked.', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
     async (request, reply) => {
       await can.endpoint(request, request.params.id);
       await pingEndpoint(ctx, request.params.id);
