@@ -49,9 +49,13 @@ export function encodeCursor(secret: Buffer, binding: CursorBinding, position: K
   return `${Buffer.from(payload).toString('base64url')}.${mac(secret, binding, payload).toString('base64url')}`;
 }
 
+/** What every cursor looks like: its position in base64url, a dot, and its 16-byte MAC in base64url. */
+const CURSOR_SHAPE = /^([A-Za-z0-9_-]{1,128})\.([A-Za-z0-9_-]{22})$/;
+export const CURSOR_PATTERN = CURSOR_SHAPE.source;
+
 /** The position a cursor names, or null when it does not decode, was altered or belongs elsewhere. */
 export function decodeCursor(secret: Buffer, binding: CursorBinding, cursor: string): KeysetPosition | null {
-  const match = /^([A-Za-z0-9_-]{1,128})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+  const match = CURSOR_SHAPE.exec(cursor);
   if (!match) return null;
   const payload = Buffer.from(match[1]!, 'base64url').toString('utf8');
   const given = Buffer.from(match[2]!, 'base64url');

@@ -51,6 +51,18 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('declares If-None-Match on every operation, the 405 answer with Allow, and the shape of the cursor (issue 14, item 4)', () => {
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      const ifNoneMatch = item.get.parameters.find((parameter: any) => parameter.in === 'header' && parameter.name === 'if-none-match');
+      expect(ifNoneMatch, path).toMatchObject({ required: false, schema: { type: 'string' } });
+      expect(item.get.responses['304'], path).toBeDefined();
+      expect(item.get.responses['405'].headers.Allow, path).toMatchObject({ required: true });
+    }
+    const cursor = document.paths['/guides'].get.parameters.find((parameter: any) => parameter.name === 'cursor');
+    expect(new RegExp(cursor.schema.pattern).test('bm90LWEtY3Vyc29y.AAAAAAAAAAAAAAAAAAAAAA')).toBe(true);
+    expect(new RegExp(cursor.schema.pattern).test('not a cursor')).toBe(false);
+  });
+
   it('is generated from the schemas the routes serialize with, so it cannot drift from the code', () => {
     const strip = ({ $id, ...rest }: Record<string, unknown>) => JSON.parse(JSON.stringify(rest));
     const components = document.components.schemas;

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { attemptPage, resendAttempt } from '../../webhooks/deliveries.js';
-import { Nullable, StringEnum } from '../schemas/common.js';
+import { Cursor, Nullable, StringEnum } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';
@@ -20,7 +20,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
         querystring: Type.Object(
           {
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-            cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+            cursor: Type.Optional(Cursor()),
             status: Type.Optional(StringEnum(ATTEMPT_STATUSES)),
           },
           { additionalProperties: false },

@@ -14,7 +14,7 @@ import {
 import type { DomainContext } from '../../domain/context.js';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { teamGuideList } from '../../domain/team-guide-list.js';
-import { Nullable, Uuid } from '../schemas/common.js';
+import { Cursor, Nullable, Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentAdminGuide } from './presenters.js';
 import { GuideFields, IdParams, NewGuide } from './schemas.js';
@@ -38,7 +38,7 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
           {
             team_id: Uuid(),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-            cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+            cursor: Type.Optional(Cursor()),
           },
           { additionalProperties: false },
         ),

@@ -2,6 +2,7 @@
 // Schema type arrays (not anyOf), which OpenAPI 3.1 reads as they are and fast-json-stringify
 // serializes without trial validation.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { CURSOR_PATTERN } from '../../domain/keyset-cursor.js';
 import { ERROR_CODES } from '../error-catalogue.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
@@ -23,6 +24,10 @@ export function StringEnum<T extends string>(values: readonly T[], options: Reco
 export const ACCEPTS = 'x-accepts';
 
 export const Uuid = (options: Record<string, unknown> = {}) => Type.String({ format: 'uuid', pattern: UUID_PATTERN, [ACCEPTS]: 'a UUID', ...options });
+
+/** A page's cursor: declared by its shape, so clients and validators know it; what it names is checked on use. */
+export const Cursor = (options: Record<string, unknown> = {}) =>
+  Type.String({ pattern: CURSOR_PATTERN, maxLength: 512, [ACCEPTS]: 'the next_cursor of the previous page, unchanged', description: 'The next_cursor of the previous page', ...options });
 
 /** Text a person types (a name, a description): not empty and not only spaces. */
 export const Text = (options: { maxLength: number } & Record<string, unknown>) =>

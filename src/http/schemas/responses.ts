@@ -31,6 +31,7 @@ function headersFor(options: ResponseOptions, extra: Record<string, unknown> = {
 
 const EXTRA_ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   rate_limited: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait, at least 1' } },
+  method_not_allowed: { Allow: { type: 'string', description: 'The methods the path takes' } },
 };
 
 /** A response map: `success` at `status` (no body when `success` is null), and the problems listed. */

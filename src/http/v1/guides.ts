@@ -5,7 +5,7 @@ import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js'
 import { reachedTeamIds } from '../../domain/teams.js';
 import { keysetList } from '../keyset-page.js';
 import { notFound } from '../problem.js';
-import { ACCEPTS, NoParameters, Uuid } from '../schemas/common.js';
+import { ACCEPTS, Cursor, NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { presentGuide, presentGuideListItem } from './presenters.js';
@@ -23,7 +23,7 @@ const GuideListQuery = Type.Object(
       description: 'Case-insensitive match on the guide title (2 to 200 characters); %, _ and \\ are plain characters',
     }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Rows per page' }),
-    cursor: Type.String({ minLength: 1, maxLength: 512, description: 'The next_cursor of the previous page' }),
+    cursor: Cursor(),
   },
   { additionalProperties: false },
 );

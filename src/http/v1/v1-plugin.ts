@@ -1,6 +1,6 @@
 // The public read-only interface under /v1: its OpenAPI document, key admission, the four resources,
 // 405 for every other method on their paths, and 404 for unknown paths, all with the same headers.
-import type { TSchema } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { ProblemError } from '../problem.js';
@@ -28,8 +28,14 @@ const V1_ERRORS: readonly ErrorCode[] = [
   'team_keys_disabled',
   'not_found',
   'rate_limited',
+  'method_not_allowed',
   'internal_error',
 ];
+
+// Every v1 answer carries an ETag; a client sends it back to be told 304 when nothing changed.
+const ConditionalHeaders = Type.Object({
+  'if-none-match': Type.Optional(Type.String({ description: 'An ETag of an earlier answer: 304 Not Modified, without a body, while it is still current' })),
+});
 
 export interface V1Deps {
   ctx: DomainContext;
@@ -103,6 +109,9 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
 
   app.addHook('preHandler', lowercaseIdParameters);
   app.addHook('onSend', tagAnswer);
+  app.addHook('onRoute', (route) => {
+    if (route.schema && !route.schema.hide) route.schema.headers ??= ConditionalHeaders;
+  });
 
   const deps: V1Deps = {
     ctx,
