@@ -4,6 +4,8 @@ import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swag
 import type { FastifyInstance } from 'fastify';
 
 type OpenApiInfo = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>>;
+/** The document's `webhooks` section, as @fastify/swagger takes it. */
+export type OpenApiWebhooks = NonNullable<OpenApiInfo extends { webhooks?: infer W } ? W : never>;
 
 /** Every documented response header is sent on every such response: say so in the document. */
 function markHeadersRequired(document: any): any {

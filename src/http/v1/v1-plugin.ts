@@ -9,6 +9,7 @@ import type { RequestRateLimit } from '../rate-limit.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
 import { Problem } from '../schemas/common.js';
+import { webhooksSection } from '../schemas/events.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { registerAuthVerify } from './auth-verify.js';
@@ -79,7 +80,9 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
       { name: 'Authentication', description: 'Checking a key' },
       { name: 'Guides', description: 'Step-by-step documents with markdown content' },
       { name: 'Teams', description: 'Teams the key reaches and their members' },
+      { name: 'Webhooks', description: 'What the service POSTs to the webhook endpoints admins register: one signed JSON event per delivery' },
     ],
+    webhooks: webhooksSection(ctx.settings.appUrl),
   });
 
   // Admission runs first for every /v1 request, known or not. An unknown path is then 404 and another

@@ -1,0 +1,153 @@
+// What a webhook delivery carries (spec §6), as the OpenAPI 3.1 `webhooks` section of the v1 document:
+// one entry per event type with the envelope's schema, an example, and the headers that sign it.
+// test/http/openapi-webhooks.test.ts checks real deliveries against these schemas, so they cannot drift.
+import { type TSchema, Type } from '@sinclair/typebox';
+import { EVENT_TYPES, type EventType } from '../../domain/events.js';
+import type { OpenApiWebhooks } from '../openapi-document.js';
+import { CHANGE_COLUMNS } from '../../domain/guides/guide-events.js';
+import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+
+const GuideSummary = Type.Object(
+  {
+    id: Uuid(),
+    title: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    permalink: Nullable(Type.String()),
+    updated_at: Nullable(Timestamp()),
+    team_id: Uuid(),
+    folder_id: Nullable(Uuid()),
+    language: Type.String(),
+    url: Type.String({ format: 'uri', description: 'The guide in the application' }),
+  },
+  { additionalProperties: false },
+);
+
+const GuideData = Type.Object(
+  {
+    guide: GuideSummary,
+    placement: Type.Object(
+      {
+        team_guides: Type.Boolean({ description: 'In Team Guides (moved out of Drafts)' }),
+        public_link: Type.Boolean({ description: 'Readable by anyone with the share link' }),
+      },
+      { additionalProperties: false },
+    ),
+    changed: Type.Array(StringEnum(CHANGE_COLUMNS), { description: 'The columns that changed, for guide.updated; empty for the other events' }),
+  },
+  { additionalProperties: false },
+);
+
+const DeletedData = Type.Object({ guide: Type.Object({ id: Uuid(), team_id: Uuid() }, { additionalProperties: false }) }, { additionalProperties: false });
+
+const MemberData = Type.Object(
+  {
+    member: Type.Object(
+      { user_id: Uuid(), email: Type.String(), name: Nullable(Type.String()), role: Type.String(), team_id: Uuid() },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PingData = Type.Object({ message: Type.String() }, { additionalProperties: false });
+
+const DATA: Record<EventType, TSchema> = {
+  'guide.created': GuideData,
+  'guide.updated': GuideData,
+  'guide.ready': GuideData,
+  'guide.failed': GuideData,
+  'guide.deleted': DeletedData,
+  'member.joined': MemberData,
+  'member.left': MemberData,
+  'member.role_changed': MemberData,
+  ping: PingData,
+};
+
+const WHEN: Record<EventType, string> = {
+  'guide.created': 'A guide is created in the team, or moved into it from another team; drafts count.',
+  'guide.updated': 'A guide changes, draft or not; `changed` lists the columns that changed.',
+  'guide.ready': 'Processing of a recording or import finished and the guide has its steps.',
+  'guide.failed': 'Processing failed; the guide remains.',
+  'guide.deleted': 'A guide is deleted or moved out of the team.',
+  'member.joined': 'Someone joins the team.',
+  'member.left': 'Someone leaves the team.',
+  'member.role_changed': "A member's role on the team changes.",
+  ping: 'An admin asked for a ping, or the endpoint was just registered.',
+};
+
+/** The envelope of one event type: the same for every delivery of it, retries included. */
+export function eventEnvelope(type: EventType): TSchema {
+  return Type.Object(
+    {
+      id: Uuid({ description: 'The event id: the same on every delivery of the event, for deduplication' }),
+      created_at: Timestamp(),
+      team_id: Uuid(),
+      organization_id: Nullable(Uuid()),
+      type: Type.Literal(type),
+      data: DATA[type],
+    },
+    { additionalProperties: false },
+  );
+}
+
+const IDS = { event: '4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f', team: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', guide: '0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f' };
+
+function exampleData(type: EventType, appUrl: string): unknown {
+  if (type === 'ping') return { message: 'Ping from the guide service: https://hooks.example.com/guides is set up to receive events.' };
+  if (type === 'guide.deleted') return { guide: { id: IDS.guide, team_id: IDS.team } };
+  if (type.startsWith('member.')) {
+    return { member: { user_id: '7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a', email: 'ana@example.com', name: 'Ana', role: 'EDITOR', team_id: IDS.team } };
+  }
+  return {
+    guide: {
+      id: IDS.guide,
+      title: 'Reset a password',
+      description: null,
+      permalink: 'reset-a-password-k3x9p2',
+      updated_at: '2026-11-21T09:30:00.000Z',
+      team_id: IDS.team,
+      folder_id: null,
+      language: 'en',
+      url: `${appUrl}/guides/${IDS.guide}`,
+    },
+    placement: { team_guides: true, public_link: false },
+    changed: type === 'guide.updated' ? ['title', 'publish_status'] : [],
+  };
+}
+
+const SIGNATURE_HEADERS = [
+  { name: 'X-Service-Event', description: 'The event type, as in `type`' },
+  { name: 'X-Service-Delivery', description: 'This delivery attempt, as in the Deliveries list; new on every retry' },
+  {
+    name: 'X-Service-Signature',
+    description: '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint\'s signing key; compare it in constant time before trusting the body',
+  },
+];
+
+/** The `webhooks` section of the v1 document: what each event's delivery POSTs to an endpoint. */
+export function webhooksSection(appUrl: string): OpenApiWebhooks {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `The ${type} event`,
+          description: `${WHEN[type]} Delivered as a signed JSON POST to every endpoint that picked it${type === 'ping' ? ' (a ping goes to one endpoint, unpicked)' : ''}; any 2xx answer within the time-out counts as delivered, anything else is retried.`,
+          operationId: `on_${type.replace('.', '_')}`,
+          tags: ['Webhooks'],
+          parameters: SIGNATURE_HEADERS.map((header) => ({ in: 'header', required: true, schema: { type: 'string' }, ...header })),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: eventEnvelope(type),
+                example: { id: IDS.event, created_at: '2026-11-21T09:30:00.000Z', team_id: IDS.team, organization_id: null, type, data: exampleData(type, appUrl) },
+              },
+            },
+          },
+          responses: { '2XX': { description: 'Delivered' }, default: { description: 'Not delivered: retried on the schedule' } },
+        },
+      },
+    ]),
+  ) as OpenApiWebhooks;
+}
