@@ -99,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     publicUrl,
     endpointPolicy: options.endpointPolicy,
   });
-  await app.register(docsPlugin, { document: v1Document, publicUrl });
+  await app.register(docsPlugin, { document: v1Document, publicUrl, perMinute: options.rateLimit.limit });
   await app.register(consolePlugin, {
     ctx: options.ctx,
     adminToken: options.adminToken,

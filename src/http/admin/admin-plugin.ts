@@ -4,6 +4,8 @@ import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
+import { adminGuide } from '../docs/reference-guides.js';
+import { renderReferencePage } from '../docs/reference-page.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { noStore } from '../no-store.js';
@@ -81,6 +83,13 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
     ],
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The management API's reference, for whoever may call it (the operator, or a signed-in person).
+  let referencePage: string | null = null;
+  app.get('/docs', { config: { sessions: true }, schema: { hide: true } }, async (_request, reply) => {
+    const baseUrl = `${options.publicUrl}/admin/v1`;
+    referencePage ??= renderReferencePage(app.swagger() as unknown as Record<string, unknown>, options.publicUrl, { baseUrl, credential: '$ADMIN', guide: adminGuide(baseUrl) });
+    return reply.type('text/html; charset=utf-8').send(referencePage);
+  });
 
   // Set by the hook before any handler runs; a request it cannot identify never reaches one.
   app.decorateRequest('caller', null);

@@ -1,17 +1,21 @@
-// GET /docs: the reference page, rendered once from the generated document.
+// GET /docs: the v1 reference page, rendered once from the generated document.
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiSource } from '../v1/v1-plugin.js';
+import { v1Guide } from './reference-guides.js';
 import { renderReferencePage } from './reference-page.js';
 
 export interface DocsOptions {
   document: OpenApiSource;
   publicUrl: string;
+  /** Requests per key per window, as the rate limit counts them. */
+  perMinute: number;
 }
 
 export async function docsPlugin(app: FastifyInstance, options: DocsOptions): Promise<void> {
   let page: string | null = null;
   app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    page ??= renderReferencePage(options.document.get!(), options.publicUrl);
+    const baseUrl = `${options.publicUrl}/v1`;
+    page ??= renderReferencePage(options.document.get!(), options.publicUrl, { baseUrl, credential: '$KEY', guide: v1Guide(baseUrl, options.perMinute) });
     return reply.type('text/html; charset=utf-8').send(page);
   });
 }

@@ -39,7 +39,30 @@ function fieldsTable(schema: Json): string {
   return `<table><thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function operationSection(method: string, path: string, operation: Json): string {
+/** A curl command for the operation: its path parameters as placeholders, its body's required fields. */
+function curlSample(method: string, url: string, operation: Json, credential: string): string {
+  const query = (operation.parameters ?? [])
+    .filter((p: Json) => p.in === 'query' && p.required)
+    .map((p: Json) => `${p.name}=<${p.name}>`)
+    .join('&');
+  const body = operation.requestBody?.content?.['application/json']?.schema;
+  const fields = body?.required?.length ? `{${body.required.map((name: string) => `"${name}": …`).join(', ')}}` : null;
+  const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url.replace(/\{(\w+)\}/g, '<$1>')}${query ? `?${query}` : ''}"`, `  -H "Authorization: Bearer ${credential}"`];
+  if (fields) lines.push(`  -H 'content-type: application/json' -d '${fields}'`);
+  return lines.join(' \\\n');
+}
+
+function bodyTable(operation: Json): string {
+  const body = operation.requestBody?.content?.['application/json']?.schema;
+  if (!body?.properties) return '';
+  const required = new Set<string>(body.required ?? []);
+  const rows = Object.entries<Json>(body.properties)
+    .map(([name, field]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(field)}</td><td>${required.has(name) ? 'required' : 'optional'}</td><td>${rules(field)} ${prose(field.description ?? '')}</td></tr>`)
+    .join('');
+  return `<table><thead><tr><th>Body field</th><th>Type</th><th></th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function operationSection(method: string, path: string, operation: Json, page: PageOptions): string {
   const parameters: Json[] = operation.parameters ?? [];
   const parameterRows = parameters
     .map(
@@ -57,13 +80,33 @@ function operationSection(method: string, path: string, operation: Json): string
 <h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${prose(operation.summary)}</p><p>${prose(operation.description ?? '')}</p>
 ${parameters.length ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th></th><th>Rules</th></tr></thead><tbody>${parameterRows}</tbody></table>` : '<p>No parameters.</p>'}
+${bodyTable(operation)}
+<pre><code>${escapeHtml(curlSample(method, `${page.baseUrl}${path}`, operation, page.credential))}</code></pre>
 <ul class="responses">${responses}</ul></section>`;
 }
 
-export function renderReferencePage(document: Json, publicUrl: string): string {
+/** The webhooks section: for each event, when it is sent and an example of its body. */
+function webhookSection(type: string, item: Json): string {
+  const post = item.post ?? {};
+  const example = post.requestBody?.content?.['application/json']?.example;
+  return `<section class="operation" id="event-${escapeHtml(type)}"><h3><code>${escapeHtml(type)}</code></h3><p>${prose(post.description ?? '')}</p>
+${example ? `<pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>` : ''}</section>`;
+}
+
+export interface PageOptions {
+  /** Where the operations' paths start, e.g. https://api.example.com/v1. */
+  baseUrl: string;
+  /** What the curl samples send as the bearer, e.g. $KEY. */
+  credential: string;
+  /** Sections before the endpoints (HTML): authentication, limits, paging, as the interface has them. */
+  guide: string;
+}
+
+export function renderReferencePage(document: Json, publicUrl: string, page: PageOptions): string {
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]: [string, any]) =>
-    Object.entries(item).map(([method, operation]) => operationSection(method, path, operation as Json)),
+    Object.entries(item).map(([method, operation]) => operationSection(method, path, operation as Json, page)),
   );
+  const webhooks = Object.entries<Json>(document.webhooks ?? {}).map(([type, item]) => webhookSection(type, item));
   const schemas = Object.entries(document.components?.schemas ?? {})
     .map(([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${fieldsTable(schema as Json)}</section>`)
     .join('');
@@ -79,16 +122,18 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1r
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
 code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}.method{background:#0b5;color:#fff;padding:0 .4rem;border-radius:3px}
 tr:target{background:#fff6c7}section.operation{border-top:1px solid #ddd;margin-top:1.5rem}
+pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 </style></head><body>
 <h1>${escapeHtml(document.info?.title)} <small>v${escapeHtml(document.info?.version)}</small></h1>
 <p>${prose(document.info?.description)}</p>
-<p>Base URL: <code>${escapeHtml(publicUrl)}/v1</code>. Every request carries <code>Authorization: Bearer &lt;API_KEY&gt;</code>.
-Every response carries <code>X-Request-Id</code> and the <code>RateLimit</code> headers. The machine-readable document is
-<a href="${escapeHtml(publicUrl)}/v1/openapi.json">/v1/openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
+<p>Base URL: <code>${escapeHtml(page.baseUrl)}</code>. The machine-readable document is
+<a href="${escapeHtml(page.baseUrl)}/openapi.json">openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
+${page.guide}
 <h2 id="endpoints">Endpoints</h2>${operations.join('\n')}
+${webhooks.length ? `<h2 id="webhooks">Webhooks</h2><p>Each event is POSTed as JSON to every endpoint that picked it, signed with the endpoint's key.</p>${webhooks.join('\n')}` : ''}
 <h2 id="schemas">Resources</h2>${schemas}
 <h2 id="errors">Errors</h2>
-<p>Every refusal is an RFC 9457 problem (<code>application/problem+json</code>) with <code>type</code>, <code>title</code>,
+<p>Every refusal is an RFC 9457 problem (<code>application/problem+json</code>, also on <a href="${escapeHtml(publicUrl)}/docs#errors">every interface</a>) with <code>type</code>, <code>title</code>,
 <code>status</code>, <code>detail</code>, <code>code</code> and <code>request_id</code>. Switch on <code>code</code>.</p>
 <table><thead><tr><th>code</th><th>Status</th><th>Title</th><th>Meaning</th></tr></thead><tbody>${errors}</tbody></table>
 </body></html>`;

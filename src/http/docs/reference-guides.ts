@@ -1,0 +1,41 @@
+// The prose before each reference's endpoints: how a client authenticates, is limited and pages, with
+// commands to copy. Kept beside the renderer; the facts come from the same constants the service uses.
+const code = (text: string) => `<pre><code>${text.replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!)}</code></pre>`;
+
+export function v1Guide(baseUrl: string, perMinute: number): string {
+  return `<h2 id="authentication">Authentication</h2>
+<p>Every request carries an API key as a bearer token. Admins create keys in the console (API keys) or with the
+management API; the secret (<code>gsk_…</code>) is shown once. A team's key reaches that team; an organization's key
+reaches every team of the organization. Each key has scopes: <code>guides:read</code>, <code>teams:read</code>,
+<code>members:read</code>. A missing, wrong or revoked key is 401 <code>invalid_key</code>; an expired one 401
+<code>key_expired</code>; a missing scope 403 <code>scope_missing</code>, naming it.</p>
+${code(`KEY=gsk_…\ncurl -H "Authorization: Bearer $KEY" ${baseUrl}/auth/verify`)}
+<h2 id="rate-limits">Rate limits</h2>
+<p>Each key may make ${perMinute} requests per 60-second window (requests refused with 401 count against the client
+address). Every answer says where the key stands: <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code>,
+<code>RateLimit-Reset</code> (seconds) and the IETF draft's <code>RateLimit</code> and <code>RateLimit-Policy</code>. Past the
+limit the answer is 429 <code>rate_limited</code> with <code>Retry-After</code>: wait that many seconds, then go on.</p>
+<h2 id="pagination">Pagination</h2>
+<p><code>GET /guides</code> answers the newest guides first, <code>limit</code> (1–100, default 50) a page, and
+<code>next_cursor</code>: pass it back unchanged as <code>cursor</code>, with the same <code>team_id</code> and <code>q</code>, for
+the next page; it is null on the last page. A cursor belongs to the key and the filters it came with; keyset paging means
+no guide is skipped or shown twice while guides are added.</p>
+${code(`CURSOR=""\nwhile :; do\n  PAGE=$(curl -s -H "Authorization: Bearer $KEY" "${baseUrl}/guides?limit=100\${CURSOR:+&cursor=$CURSOR}")\n  echo "$PAGE" | jq -r '.data[].title'\n  CURSOR=$(echo "$PAGE" | jq -r '.next_cursor // empty')\n  [ -n "$CURSOR" ] || break\ndone`)}
+<h2 id="caching">Conditional requests</h2>
+<p>Every answer carries a strong <code>ETag</code>. Send it back in <code>If-None-Match</code> and an unchanged answer is
+304 Not Modified, without a body (it still counts against the rate limit).</p>`;
+}
+
+export function adminGuide(baseUrl: string): string {
+  return `<h2 id="authentication">Authentication</h2>
+<p>The operator calls the management API with the admin token (<code>ADMIN_TOKEN</code>, or the one generated on first
+start in the data directory) as a bearer token. The console calls it with its session cookie; a write from a session
+must carry the session's <code>X-CSRF-Token</code>. A signed-in person reaches only what their roles allow (403
+<code>forbidden</code> says who may); wrong tokens are counted per client address and answered 429 once spent.</p>
+${code(`ADMIN=adm_…\ncurl -X POST ${baseUrl}/organizations -H "Authorization: Bearer $ADMIN" \\\n  -H 'content-type: application/json' -d '{"name":"Acme","plan":"growth"}'`)}
+<h2 id="conventions">Conventions</h2>
+<p>Bodies are JSON; an operation that takes no body accepts an empty one. Ids are UUIDs in any letter case. Lists of
+guides and deliveries page like the v1 list (<code>limit</code>, <code>cursor</code>, <code>next_cursor</code>). A path asked with a
+method it does not take is 405 with <code>Allow</code>. Every write that changes guides or members records the event its
+webhooks deliver.</p>`;
+}
