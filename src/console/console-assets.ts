@@ -1,12 +1,16 @@
 // The console's files (HTML, one stylesheet, JavaScript modules), served by the service itself: nothing
-// comes from the internet. They are read from `assets/` beside this module (the build copies them into
-// dist/) and kept in memory once read.
+// comes from the internet. They are read from `assets/` beside this module (the build copies the page and
+// the stylesheet into dist/ and compiles the modules there) and kept in memory once read.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileModule } from './compile-module.js';
 
 export const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+
+/** Run from source, this module is console-assets.ts, and beside it each `<name>.js` is `<name>.ts`. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,11 +41,16 @@ export class ConsoleAssets {
     const cached = this.cache.get(name);
     if (cached) return cached;
     try {
-      const asset = { body: await readFile(join(this.dir, name)), type: TYPES[extname(name)]! };
+      const asset = { body: await this.body(name), type: TYPES[extname(name)]! };
       this.cache.set(name, asset);
       return asset;
     } catch {
       return null;
     }
+  }
+
+  private body(name: string): Promise<Buffer> {
+    if (FROM_SOURCE && name.endsWith('.js')) return compileModule(join(this.dir, `${name.slice(0, -'.js'.length)}.ts`));
+    return readFile(join(this.dir, name));
   }
 }

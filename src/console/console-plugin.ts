@@ -23,7 +23,7 @@ const SECURITY_HEADERS = {
 
 export async function consolePlugin(app: TypeBoxApp, options: ConsoleOptions): Promise<void> {
   const assets = new ConsoleAssets();
-  if (!assets.available()) options.log.error('the console files are missing beside the service: run `npm run build` to copy them into dist/');
+  if (!assets.available()) options.log.error('the console files are missing beside the service: run `npm run build` to build them into dist/');
 
   const serve = (name: string) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
     const asset = await assets.read(name);

@@ -1,12 +1,21 @@
 // The console is served by the service itself (issue 6): its page and files, with nothing loaded from
 // the internet, under a policy that lets the page load only its own files.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import type { Static } from '@sinclair/typebox';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type * as Console from '../../src/console/assets/api-types.js';
 import { ASSETS_DIR } from '../../src/console/console-assets.js';
+import type { ConsoleOrganization, ConsoleTeam } from '../../src/console/console-homes.js';
+import type { AdminGuide, AdminGuideSummary, ApiKey, Organization, Team } from '../../src/http/admin/schemas.js';
+import type { Attempt, Endpoint } from '../../src/http/admin/webhook-schemas.js';
+import type { Problem } from '../../src/http/schemas/common.js';
 import { createGuide, soloTeam, useTestService } from '../support/service.js';
 
 const t = useTestService();
 const get = (url: string) => t.service.app.inject({ method: 'GET', url });
+/** The name the page loads a file by: a module's source is TypeScript, served compiled under its .js name. */
+const servedName = (file: string) => file.replace(/\.ts$/, '.js');
 
 describe('the console page', () => {
   it('is served at /console/ with a policy that allows only its own files', async () => {
@@ -20,10 +29,19 @@ describe('the console page', () => {
   });
 
   it('serves every file the console has, with its type', async () => {
-    for (const name of readdirSync(ASSETS_DIR).filter((file) => file !== 'index.html')) {
+    for (const name of readdirSync(ASSETS_DIR).filter((file) => file !== 'index.html').map(servedName)) {
       const response = await get(`/console/assets/${name}`);
       expect(response.statusCode, name).toBe(200);
       expect(response.headers['content-type']).toMatch(name.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+    }
+  });
+
+  it('serves its modules as JavaScript: compiled from their TypeScript, which is not served', async () => {
+    for (const name of readdirSync(ASSETS_DIR).filter((file) => file.endsWith('.ts'))) {
+      const module = await get(`/console/assets/${servedName(name)}`);
+      // Node's syntax check of an ES module refuses any type annotation left in it.
+      expect(() => execFileSync(process.execPath, ['--check', '--input-type=module'], { input: module.body, stdio: 'pipe' }), name).not.toThrow();
+      expect((await get(`/console/assets/${name}`)).statusCode, name).toBe(404);
     }
   });
 
@@ -33,6 +51,22 @@ describe('the console page', () => {
       expect(text, name).not.toMatch(/(src|href|url)\s*[=(]\s*["']?(https?:)?\/\//i);
       expect(text, name).not.toMatch(/@import/);
     }
+  });
+
+  // Checked by `npm run typecheck`: the console's own types for the answers it reads
+  // (src/console/assets/api-types.ts) must accept what the server's schemas produce.
+  it("expects of the management API's answers what they are", () => {
+    expectTypeOf<Static<typeof Problem>>().toExtend<Console.Problem>();
+    expectTypeOf<ConsoleTeam>().toExtend<Console.SessionTeam>();
+    expectTypeOf<ConsoleOrganization>().toExtend<Console.SessionOrganization>();
+    expectTypeOf<Static<typeof Organization>>().toExtend<Console.Organization>();
+    expectTypeOf<Static<typeof Team>>().toExtend<Console.Team>();
+    expectTypeOf<Static<typeof ApiKey>>().toExtend<Console.ApiKey>();
+    expectTypeOf<Static<typeof Endpoint>>().toExtend<Console.Endpoint>();
+    expectTypeOf<Static<typeof Attempt>>().toExtend<Console.Attempt>();
+    expectTypeOf<Static<typeof AdminGuideSummary>>().toExtend<Console.GuideSummary>();
+    // A guide's schema is the public one, whose team_id may be null; a guide always belongs to a team.
+    expectTypeOf<Static<typeof AdminGuide> & { team_id: string }>().toExtend<Console.Guide>();
   });
 
   it('refuses names outside its files', async () => {

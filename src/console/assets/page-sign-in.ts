@@ -1,8 +1,10 @@
 // Signing in: by e-mailed link for people, with the admin token for the operator.
 import { signInApi } from './api.js';
+import type { PageContext } from './context.js';
 import { actionForm, errorBox, fill, h, notice } from './dom.js';
 
-export function signInPage(context, nextHash) {
+/** `nextHash` says where to go once signed in: it depends on the session the sign-in gives. */
+export function signInPage(context: PageContext, nextHash: () => string): void {
   const { main } = context;
   const errors = h('div');
   const sent = h('div');
@@ -42,7 +44,7 @@ export function signInPage(context, nextHash) {
 }
 
 /** Uses the token of an e-mailed link (from the URL fragment, which no server sees) to sign in. */
-export async function completeSignIn(context, token, nextHash) {
+export async function completeSignIn(context: PageContext, token: string, nextHash: () => string): Promise<void> {
   const { main } = context;
   fill(main, h('h1', { tabindex: -1 }, 'Signing you in…'));
   try {

@@ -1,6 +1,8 @@
 // The console's shell: who is signed in, the team or organization being worked on, the sections it
 // offers, and hash routes (#/team/<id>/keys …) that each render one page into <main>.
 import { setCsrfToken, signInApi, whenSignedOut } from './api.js';
+import type { HomeType, Session } from './api-types.js';
+import type { Home, PageContext, SectionContext } from './context.js';
 import { errorBox, fill, h } from './dom.js';
 import { deliveriesPage } from './page-deliveries.js';
 import { guidePage, guidesPage } from './page-guides.js';
@@ -9,16 +11,27 @@ import { settingsPage } from './page-settings.js';
 import { completeSignIn, signInPage } from './page-sign-in.js';
 import { webhooksPage } from './page-webhooks.js';
 
-const main = document.getElementById('main');
-const top = document.getElementById('top');
-let session = null;
-let leaveHandlers = [];
+// index.html has both.
+const main = document.getElementById('main')!;
+const top = document.getElementById('top')!;
+let session: Session | null = null;
+let leaveHandlers: (() => void)[] = [];
 
 // Ids in the address are only ever UUIDs: anything else names nothing, and never reaches an API path.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const API_REFUSAL = "Only the team's ADMIN members and its organization's admins may open the team's API settings.";
 
-const SECTIONS = [
+interface Section {
+  slug: string;
+  label: string;
+  /** What the home must allow: its API settings, or only reading. */
+  needs: 'api' | 'read';
+  teamOnly?: boolean;
+  page(context: SectionContext): Promise<void>;
+}
+
+// Never empty: the first section is where an unknown section slug leads.
+const SECTIONS: readonly [Section, ...Section[]] = [
   { slug: 'keys', label: 'API keys', needs: 'api', page: keysPage },
   { slug: 'webhooks', label: 'Webhooks', needs: 'api', page: webhooksPage },
   { slug: 'settings', label: 'API settings', needs: 'api', page: settingsPage },
@@ -26,46 +39,46 @@ const SECTIONS = [
 ];
 
 /** Every team and organization the person works in, organizations first. */
-function homes() {
+function homes(): Home[] {
   if (!session) return [];
   return [
-    ...session.organizations.map((o) => ({ type: 'organization', id: o.id, name: o.name, plan: o.plan, access: 'api' })),
-    ...session.teams.map((t) => ({
+    ...session.organizations.map((o): Home => ({ type: 'organization', id: o.id, name: o.name, access: 'api' })),
+    ...session.teams.map((t): Home => ({
       type: 'team',
       id: t.id,
       name: t.name ?? 'Unnamed team',
-      plan: t.plan,
       access: t.access,
-      role: t.role,
-      organization_id: t.organization_id,
       organization_name: t.organization_name,
     })),
   ];
 }
 
-const sectionsFor = (home) =>
+const sectionsFor = (home: Home) =>
   SECTIONS.filter((s) => (s.needs === 'api' ? home.access === 'api' : true) && !(s.teamOnly && home.type !== 'team'));
 
-function navigate(hash) {
-  if (location.hash === hash) render();
+/** Where a home opens: its first section (every home the menus list has one). */
+const homeHash = (home: Home) => `#/${home.type}/${home.id}/${(sectionsFor(home)[0] ?? SECTIONS[0]).slug}`;
+
+function navigate(hash: string): void {
+  if (location.hash === hash) void render();
   else location.hash = hash;
 }
 
-function parseHash() {
+function parseHash(): { parts: string[]; params: URLSearchParams } {
   const [path, search = ''] = location.hash.replace(/^#/, '').split('?');
   return { parts: (path || '/').split('/').filter(Boolean), params: new URLSearchParams(search) };
 }
 
-function renderTop(home, section) {
+function renderTop(home: Home | null, section: Section | undefined): void {
   if (!session) return fill(top, h('span', { class: 'brand' }, 'Guide service'));
-  const picker = h(
+  const picker: HTMLSelectElement = h(
     'select',
     {
       id: 'home-picker',
-      onchange: (event) => {
-        const [type, id] = event.target.value.split(':');
+      onchange: () => {
+        const [type, id] = picker.value.split(':');
         const next = homes().find((x) => x.type === type && x.id === id);
-        navigate(`#/${type}/${id}/${sectionsFor(next)[0].slug}`);
+        if (next) navigate(homeHash(next));
       },
     },
     homes().map((x) =>
@@ -122,19 +135,18 @@ function renderTop(home, section) {
   );
 }
 
-/** Shows a home's menus for a page that found its home itself (a guide opened by id). */
-function showHome(type, id, slug) {
-  const home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'read' };
+function showHome(type: HomeType, id: string, slug: string): Home {
+  const home: Home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'read' };
   renderTop(home, SECTIONS.find((s) => s.slug === slug));
   return home;
 }
 
-function setSession(data) {
+function setSession(data: Session | null): void {
   session = data;
   setCsrfToken(data?.csrf_token ?? null);
 }
 
-async function loadSession() {
+async function loadSession(): Promise<Session | null> {
   if (session) return session;
   try {
     setSession((await signInApi.whoAmI()).data);
@@ -144,42 +156,43 @@ async function loadSession() {
   return session;
 }
 
-function firstHash() {
+function firstHash(): string | null {
   const first = homes()[0];
-  return first ? `#/${first.type}/${first.id}/${sectionsFor(first)[0].slug}` : null;
+  return first ? homeHash(first) : null;
 }
 
-async function render() {
+async function render(): Promise<void> {
   for (const leave of leaveHandlers.splice(0)) leave();
-  const context = { main, navigate, onLeave: (fn) => leaveHandlers.push(fn), homes, session: () => session, setSession, showHome };
+  const context: PageContext = { main, navigate, onLeave: (handler) => leaveHandlers.push(handler), homes, setSession, showHome };
   const { parts, params } = parseHash();
   try {
     if (parts[0] === 'sign-in') {
-      renderTop(null, null);
+      renderTop(null, undefined);
       if (parts[1]) return await completeSignIn(context, parts[1], firstHashAfterSignIn);
       return signInPage(context, firstHashAfterSignIn);
     }
-    if (!(await loadSession())) return navigate('#/sign-in');
+    const signedIn = await loadSession();
+    if (!signedIn) return navigate('#/sign-in');
     const nothingHere = () =>
       fill(main, h('h1', { tabindex: -1 }, 'There is no such page'), h('p', {}, h('a', { href: firstHash() ?? '#/' }, 'Go to the console')));
     if (parts[0] === 'guides' && parts[1]) {
-      renderTop(null, null);
+      renderTop(null, undefined);
       const guideId = decodeURIComponent(parts[1]);
-      return UUID.test(guideId) ? await guidePage({ ...context, params }, guideId) : nothingHere();
+      return UUID.test(guideId) ? await guidePage(context, guideId) : nothingHere();
     }
     const [type, id, slug, endpointId] = parts;
     if (type !== 'team' && type !== 'organization') {
       const hash = firstHash();
       if (hash) return navigate(hash);
-      renderTop(null, null);
+      renderTop(null, undefined);
       return fill(main, h('h1', { tabindex: -1 }, 'Nothing to manage yet'), h('p', {}, 'You are not a member of any team yet. Ask a team admin to add you.'));
     }
-    if (!UUID.test(id ?? '') || (endpointId !== undefined && !UUID.test(endpointId))) {
-      renderTop(null, null);
+    if (id === undefined || !UUID.test(id) || (endpointId !== undefined && !UUID.test(endpointId))) {
+      renderTop(null, undefined);
       return nothingHere();
     }
     // A home the menus do not list still opens: the API decides, and its refusal is shown in words.
-    const home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'api' };
+    const home: Home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'api' };
     const section = SECTIONS.find((s) => s.slug === slug) ?? SECTIONS[0];
     renderTop(home, section);
     // A home the menus list says what the person may do there: API settings stay closed to EDITOR and
@@ -187,8 +200,9 @@ async function render() {
     if (section.needs === 'api' && home.access !== 'api') {
       return fill(main, h('h1', { tabindex: -1 }, `${section.label} · ${home.name}`), errorBox({ detail: API_REFUSAL, code: 'forbidden' }));
     }
-    if (section.slug === 'webhooks' && endpointId) return await deliveriesPage({ ...context, home, params }, endpointId);
-    await section.page({ ...context, home, params });
+    const sectionContext: SectionContext = { ...context, home, params, session: signedIn };
+    if (section.slug === 'webhooks' && endpointId) return await deliveriesPage(sectionContext, endpointId);
+    await section.page(sectionContext);
   } catch (error) {
     fill(main, h('h1', { tabindex: -1 }, 'Something went wrong'), errorBox(error));
   } finally {
@@ -196,7 +210,7 @@ async function render() {
   }
 }
 
-function firstHashAfterSignIn() {
+function firstHashAfterSignIn(): string {
   return firstHash() ?? '#/';
 }
 
@@ -205,4 +219,4 @@ whenSignedOut(() => {
   navigate('#/sign-in');
 });
 window.addEventListener('hashchange', render);
-render();
+void render();

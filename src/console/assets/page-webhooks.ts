@@ -2,43 +2,45 @@
 // one (URL, events, description), and each endpoint's menu: deliveries, ping, reveal and rotate the
 // signing key, resume (optionally redelivering what was missed), delete.
 import { api, query } from './api.js';
-import { act, actionForm, confirmAction, copyField, errorBox, fill, h, notice, time } from './dom.js';
+import type { Answer, Endpoint, PausedReason, SigningKey } from './api-types.js';
+import type { SectionContext } from './context.js';
+import { type Attributes, act, actionForm, confirmAction, copyField, errorBox, fill, h, notice, time } from './dom.js';
 
-const PAUSE_REASONS = {
+const PAUSE_REASONS: Record<PausedReason, string> = {
   gone: 'the receiver answered 410 Gone',
   failing: 'nothing but failures for about a day',
   manual: 'an admin paused it',
 };
 
-export async function webhooksPage(context) {
+export async function webhooksPage(context: SectionContext): Promise<void> {
   const { main, home } = context;
   const errors = h('div');
   const messages = h('div');
   const list = h('div', { class: 'endpoints' });
   const homeQuery = query({ home_type: home.type, home_id: home.id });
 
-  async function refresh() {
-    const endpoints = (await api.get(`/webhook-endpoints?${homeQuery}`)).data;
+  async function refresh(): Promise<void> {
+    const endpoints = (await api.get<Answer<Endpoint[]>>(`/webhook-endpoints?${homeQuery}`)).data;
     if (endpoints.length === 0) return fill(list, h('p', { class: 'muted' }, 'No endpoints yet.'));
     fill(list, endpoints.map(endpointCard));
   }
 
-  function say(text) {
+  function say(text: string): void {
     fill(messages, notice(text));
   }
 
-  function endpointCard(endpoint) {
+  function endpointCard(endpoint: Endpoint): HTMLElement {
     const keySlot = h('div');
     const cardErrors = h('div');
     const status =
       endpoint.status === 'active'
         ? h('span', { class: 'badge ok' }, 'Active')
-        : h('span', { class: 'badge paused' }, `Paused: ${PAUSE_REASONS[endpoint.paused_reason] ?? endpoint.paused_reason}`);
-    const menuItem = (label, handler, attributes = {}) => {
+        : h('span', { class: 'badge paused' }, endpoint.paused_reason ? `Paused: ${PAUSE_REASONS[endpoint.paused_reason]}` : 'Paused');
+    const menuItem = (label: string, handler: () => Promise<void>, attributes: Attributes = {}) => {
       const button = h('button', { type: 'button', ...attributes }, label);
       button.addEventListener('click', async () => {
         button.closest('details')?.removeAttribute('open');
-        await act(button, cardErrors, () => handler(button));
+        await act(button, cardErrors, handler);
       });
       return button;
     };
@@ -55,13 +57,13 @@ export async function webhooksPage(context) {
           say(`A ping is on its way to ${endpoint.url}.`);
         }),
         menuItem('Reveal signing key', async () => {
-          const answer = await api.get(`/webhook-endpoints/${endpoint.id}/signing-key`);
+          const answer = await api.get<Answer<SigningKey>>(`/webhook-endpoints/${endpoint.id}/signing-key`);
           fill(keySlot, copyField('Signing key', answer.data.signing_key, `signing-key-${endpoint.id}`));
         }),
         menuItem('Rotate signing key…', async () => {
           const sure = await confirmAction('Rotate the signing key? The old key stops working at once; deliveries that fail meanwhile are retried.', 'Rotate key');
           if (!sure) return;
-          const answer = await api.post(`/webhook-endpoints/${endpoint.id}/signing-key/rotate`);
+          const answer = await api.post<Answer<SigningKey>>(`/webhook-endpoints/${endpoint.id}/signing-key/rotate`);
           fill(keySlot, h('p', {}, 'New signing key:'), copyField('Signing key', answer.data.signing_key, `signing-key-${endpoint.id}`));
           say('The signing key was rotated.');
         }),
@@ -90,7 +92,7 @@ export async function webhooksPage(context) {
     );
   }
 
-  async function resume(endpoint) {
+  async function resume(endpoint: Endpoint): Promise<void> {
     const redeliver = h('input', { type: 'checkbox', id: 'redeliver-missed', checked: true });
     const dialog = h(
       'dialog',
@@ -105,7 +107,7 @@ export async function webhooksPage(context) {
     );
     document.body.append(dialog);
     dialog.showModal();
-    const choice = await new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue)));
+    const choice = await new Promise<string>((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue)));
     dialog.remove();
     if (choice !== 'resume') return;
     await api.post(`/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: redeliver.checked });
@@ -115,8 +117,7 @@ export async function webhooksPage(context) {
 
   const url = h('input', { id: 'endpoint-url', type: 'url', required: true, placeholder: 'https://example.com/hooks', maxlength: 2048 });
   const description = h('input', { id: 'endpoint-description', maxlength: 500 });
-  const eventTypes = context.session().event_types;
-  const eventBoxes = eventTypes.map((type) => ({ type, box: h('input', { type: 'checkbox', id: `event-${type}`, value: type }) }));
+  const eventBoxes = context.session.event_types.map((type) => ({ type, box: h('input', { type: 'checkbox', id: `event-${type}`, value: type }) }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
   const form = actionForm(
     { class: 'card' },

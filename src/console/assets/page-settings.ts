@@ -1,16 +1,19 @@
 // API settings: for an organization, API access on or off and organization keys only, with its plan; for
 // a team, its plan and which organization's settings rule it.
 import { api } from './api.js';
+import type { Answer, Organization, Team } from './api-types.js';
+import type { SectionContext } from './context.js';
 import { actionForm, errorBox, fill, h, notice } from './dom.js';
 
-const PLAN_NAMES = { free: 'Free', starter: 'Starter', growth: 'Growth', enterprise: 'Enterprise' };
-const planLine = (plan) =>
+// By any name: a plan this list does not know yet is shown as the service names it.
+const PLAN_NAMES: Record<string, string> = { free: 'Free', starter: 'Starter', growth: 'Growth', enterprise: 'Enterprise' };
+const planLine = (plan: string) =>
   h('p', {}, 'Plan: ', h('strong', {}, PLAN_NAMES[plan] ?? plan), plan === 'growth' || plan === 'enterprise' ? ' — full guides through the API.' : ' — the API gives guide previews; full guides come with Growth and above.');
 
-export async function settingsPage({ main, home }) {
+export async function settingsPage({ main, home }: SectionContext): Promise<void> {
   const title = h('h1', { tabindex: -1 }, `API settings · ${home.name}`);
   if (home.type === 'team') {
-    const team = (await api.get(`/teams/${home.id}`)).data;
+    const team = (await api.get<Answer<Team>>(`/teams/${home.id}`)).data;
     return fill(
       main,
       title,
@@ -24,9 +27,9 @@ export async function settingsPage({ main, home }) {
       ),
     );
   }
-  let organization;
+  let organization: Organization;
   try {
-    organization = (await api.get(`/organizations/${home.id}`)).data;
+    organization = (await api.get<Answer<Organization>>(`/organizations/${home.id}`)).data;
   } catch (error) {
     return fill(main, title, errorBox(error));
   }

@@ -2,18 +2,20 @@
 // publish or unpublish, turn the share link on or off, move to another team, delete. Each change emits
 // its event (guide.created, guide.updated, guide.deleted) like any other write.
 import { api, query } from './api.js';
+import type { Answer, Guide, GuideSummary, Page, PublishStatus } from './api-types.js';
+import type { Home, PageContext, SectionContext } from './context.js';
 import { act, actionForm, confirmAction, errorBox, fill, h, notice, table, time } from './dom.js';
 
-const canEdit = (home) => home.access === 'edit' || home.access === 'api';
+const canEdit = (home: Home) => home.access === 'edit' || home.access === 'api';
 
-export async function guidesPage({ main, home }) {
+export async function guidesPage({ main, home }: SectionContext): Promise<void> {
   const errors = h('div');
   const list = h('div');
-  let nextCursor = null;
-  let guides = [];
+  let nextCursor: string | null = null;
+  let guides: GuideSummary[] = [];
 
-  async function load(more = false) {
-    const page = await api.get(`/guides?${query({ team_id: home.id, limit: 50, cursor: more ? nextCursor : undefined })}`);
+  async function load(more = false): Promise<void> {
+    const page = await api.get<Page<GuideSummary>>(`/guides?${query({ team_id: home.id, limit: 50, cursor: more ? nextCursor : undefined })}`);
     guides = more ? [...guides, ...page.data] : page.data;
     nextCursor = page.next_cursor;
     if (guides.length === 0) return fill(list, h('p', { class: 'muted' }, 'No guides yet.'));
@@ -30,7 +32,7 @@ export async function guidesPage({ main, home }) {
           time(g.updated_at),
         ]),
       ),
-      nextCursor && h('button', { type: 'button', class: 'secondary', onclick: () => load(true).catch((e) => fill(errors, errorBox(e))) }, 'Load more'),
+      nextCursor && h('button', { type: 'button', class: 'secondary', onclick: () => load(true).catch((e: unknown) => fill(errors, errorBox(e))) }, 'Load more'),
     );
   }
 
@@ -59,14 +61,17 @@ export async function guidesPage({ main, home }) {
   }
 }
 
-export async function guidePage(context, guideId, message = null) {
+/** One change from the Publishing card: a PATCH of a single field. */
+type GuideChange = { publish_status: PublishStatus } | { is_public: boolean };
+
+export async function guidePage(context: PageContext, guideId: string, message: string | null = null): Promise<void> {
   const { main, navigate } = context;
-  const guide = (await api.get(`/guides/${guideId}`)).data;
+  const guide = (await api.get<Answer<Guide>>(`/guides/${guideId}`)).data;
   const home = context.showHome('team', guide.team_id, 'guides');
   const editable = canEdit(home);
   const errors = h('div');
   const messages = h('div', {}, message && notice(message));
-  const say = (text) => fill(messages, notice(text));
+  const say = (text: string) => fill(messages, notice(text));
 
   const title = h('input', { id: 'guide-title', value: guide.title ?? '', maxlength: 500, disabled: !editable });
   const description = h('textarea', { id: 'guide-description', rows: 4, maxlength: 20000, disabled: !editable }, guide.description ?? '');
@@ -83,8 +88,8 @@ export async function guidePage(context, guideId, message = null) {
     editable && save,
   );
 
-  const change = (label, body, done, attributes = {}) => {
-    const button = h('button', { type: 'button', class: 'secondary', ...attributes }, label);
+  const change = (label: string, body: GuideChange, done: string) => {
+    const button = h('button', { type: 'button', class: 'secondary' }, label);
     button.addEventListener('click', () =>
       act(button, errors, async () => {
         await api.patch(`/guides/${guide.id}`, body);

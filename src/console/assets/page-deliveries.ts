@@ -2,13 +2,15 @@
 // (request headers and body, the response) and "Send again". It refreshes itself while attempts are on
 // their way.
 import { api, query } from './api.js';
+import type { Answer, Attempt, AttemptStatus, Endpoint, Page } from './api-types.js';
+import type { SectionContext } from './context.js';
 import { act, errorBox, fill, h, notice, table, time } from './dom.js';
 
-const STATUSES = ['scheduled', 'sending', 'delivered', 'failed', 'missed'];
-const IN_FLIGHT = new Set(['scheduled', 'sending']);
+const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed'];
+const IN_FLIGHT: ReadonlySet<AttemptStatus> = new Set(['scheduled', 'sending']);
 const REFRESH_MS = 2000;
 
-function pretty(text) {
+function pretty(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
@@ -16,7 +18,7 @@ function pretty(text) {
   }
 }
 
-export async function deliveriesPage(context, endpointId) {
+export async function deliveriesPage(context: SectionContext, endpointId: string): Promise<void> {
   const { main, home, params, onLeave, navigate } = context;
   const status = params.get('status') ?? '';
   const errors = h('div');
@@ -25,20 +27,20 @@ export async function deliveriesPage(context, endpointId) {
   // again each time. What the person did is told by the status messages.
   const list = h('div');
   const detail = h('section', { id: 'delivery-detail', tabindex: -1, 'aria-label': 'Delivery details' });
-  let timer = null;
+  let timer: number | undefined;
   let left = false;
-  let shownId = null;
+  let shownId: string | null = null;
   onLeave(() => {
     left = true;
     clearTimeout(timer);
   });
 
-  const endpoint = (await api.get(`/webhook-endpoints/${endpointId}`)).data;
-  let attempts = [];
-  let nextCursor = null;
+  const endpoint = (await api.get<Answer<Endpoint>>(`/webhook-endpoints/${endpointId}`)).data;
+  let attempts: Attempt[] = [];
+  let nextCursor: string | null = null;
 
-  async function load(more = false) {
-    const page = await api.get(
+  async function load(more = false): Promise<void> {
+    const page = await api.get<Page<Attempt>>(
       `/webhook-endpoints/${endpointId}/deliveries?${query({ limit: 50, status, cursor: more ? nextCursor : undefined })}`,
     );
     attempts = more ? [...attempts, ...page.data] : page.data;
@@ -49,15 +51,15 @@ export async function deliveriesPage(context, endpointId) {
     if (!left && attempts.some((a) => IN_FLIGHT.has(a.status))) timer = setTimeout(() => load().catch(showError), REFRESH_MS);
   }
 
-  function showError(error) {
+  function showError(error: unknown): void {
     fill(errors, errorBox(error));
   }
 
-  function sendAgain(attempt) {
+  function sendAgain(attempt: Attempt): HTMLButtonElement {
     const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Send ${attempt.event_type} again` }, 'Send again');
     button.addEventListener('click', () =>
       act(button, errors, async () => {
-        const answer = await api.post(`/deliveries/${attempt.id}/resend`);
+        const answer = await api.post<Answer<Attempt>>(`/deliveries/${attempt.id}/resend`);
         fill(messages, notice(`Sent again as attempt ${answer.data.attempt_number}.`));
         await load();
       }),
@@ -65,7 +67,7 @@ export async function deliveriesPage(context, endpointId) {
     return button;
   }
 
-  function renderList() {
+  function renderList(): void {
     if (attempts.length === 0) return fill(list, h('p', { class: 'muted' }, status ? `No ${status} deliveries.` : 'No deliveries yet.'));
     fill(
       list,
@@ -93,7 +95,7 @@ export async function deliveriesPage(context, endpointId) {
     );
   }
 
-  function showDetail(attempt, focus) {
+  function showDetail(attempt: Attempt | undefined, focus: boolean): void {
     if (!attempt) return;
     shownId = attempt.id;
     const headers = attempt.request_headers ? Object.entries(attempt.request_headers).map(([k, v]) => `${k}: ${v}`).join('\n') : 'Not sent yet';
@@ -121,9 +123,9 @@ export async function deliveriesPage(context, endpointId) {
     if (focus) detail.focus();
   }
 
-  const filter = h(
+  const filter: HTMLSelectElement = h(
     'select',
-    { id: 'status-filter', onchange: (e) => navigate(`#/${home.type}/${home.id}/webhooks/${endpointId}${e.target.value ? `?status=${e.target.value}` : ''}`) },
+    { id: 'status-filter', onchange: () => navigate(`#/${home.type}/${home.id}/webhooks/${endpointId}${filter.value ? `?status=${filter.value}` : ''}`) },
     h('option', { value: '' }, 'All'),
     STATUSES.map((s) => h('option', { value: s, selected: s === status }, s)),
   );

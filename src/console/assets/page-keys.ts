@@ -1,28 +1,31 @@
 // API keys of a team or organization: the list, a form that creates one (its full key shown once, with a
 // copy button and a warning), and revoking with confirmation.
 import { api, query } from './api.js';
+import type { Answer, ApiKey, CreatedApiKey } from './api-types.js';
+import type { SectionContext } from './context.js';
 import { act, actionForm, confirmAction, copyField, errorBox, fill, h, table, time } from './dom.js';
 
-const SCOPES = [
+const SCOPES: readonly (readonly [scope: string, label: string])[] = [
   ['guides:read', 'Read guides'],
   ['teams:read', 'Read teams'],
   ['members:read', 'Read members'],
 ];
-const EXPIRIES = [
+/** Days until a key expires ('' for never), as the form's select offers them. */
+const EXPIRIES: readonly (readonly [days: string, label: string])[] = [
   ['30', '30 days'],
   ['90', '90 days'],
   ['365', '1 year'],
   ['', 'Never'],
 ];
 
-export async function keysPage({ main, home }) {
+export async function keysPage({ main, home }: SectionContext): Promise<void> {
   const errors = h('div');
   const created = h('div');
   const list = h('div');
   const homeQuery = query({ home_type: home.type, home_id: home.id });
 
-  async function refresh() {
-    const keys = (await api.get(`/api-keys?${homeQuery}`)).data;
+  async function refresh(): Promise<void> {
+    const keys = (await api.get<Answer<ApiKey[]>>(`/api-keys?${homeQuery}`)).data;
     if (keys.length === 0) return fill(list, h('p', { class: 'muted' }, 'No keys yet.'));
     fill(
       list,
@@ -42,7 +45,7 @@ export async function keysPage({ main, home }) {
     );
   }
 
-  function revokeButton(key) {
+  function revokeButton(key: ApiKey): HTMLButtonElement {
     const button = h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke ${key.name}` }, 'Revoke');
     button.addEventListener('click', async () => {
       if (!(await confirmAction(`Revoke the key “${key.name}”? Requests with it are refused at once.`, 'Revoke key'))) return;
@@ -64,8 +67,9 @@ export async function keysPage({ main, home }) {
     errors,
     async () => {
       const scopes = scopeBoxes.filter((s) => s.box.checked).map((s) => s.scope);
+      // Checked before asking the service; errorBox shows a thrown `detail` as it shows an ApiError's.
       if (scopes.length === 0) throw { detail: 'Pick at least one scope.' };
-      const answer = await api.post('/api-keys', {
+      const answer = await api.post<CreatedApiKey>('/api-keys', {
         home: { type: home.type, id: home.id },
         name: name.value,
         scopes,

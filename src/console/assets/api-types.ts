@@ -1,0 +1,142 @@
+// What the console reads of the service's answers: the fields it uses, no more. The server's TypeBox
+// schemas are not imported here: even a type-only import would bring their modules, which use Node, into
+// this program's type check. test/console/assets.test.ts checks instead that the server's answers fit
+// these shapes, so a change on either side fails `npm run typecheck`.
+
+export type HomeType = 'team' | 'organization';
+/** What a person may do in a team: read its guides, also edit them, or also manage its API settings. */
+export type Access = 'read' | 'edit' | 'api';
+export type PublishStatus = 'DRAFT' | 'PUBLISHED';
+export type AttemptStatus = 'scheduled' | 'sending' | 'delivered' | 'failed' | 'missed';
+export type PausedReason = 'gone' | 'failing' | 'manual';
+
+/** A single resource: `{ data }`. */
+export interface Answer<T> {
+  data: T;
+}
+
+/** A page of a list, newest first; `next_cursor` asks for the next one. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** The problem body of a refusal (application/problem+json); a body that is not one lacks them all. */
+export interface Problem {
+  detail?: string;
+  code?: string;
+  request_id?: string;
+}
+
+export interface SessionTeam {
+  id: string;
+  name: string | null;
+  organization_name: string | null;
+  access: Access;
+}
+
+export interface SessionOrganization {
+  id: string;
+  name: string;
+}
+
+interface SessionBase {
+  csrf_token: string;
+  /** The events the endpoint form offers. */
+  event_types: string[];
+  teams: SessionTeam[];
+  organizations: SessionOrganization[];
+}
+
+/** Who is signed in (/console/api/session): a person, or the operator with the admin token. */
+export type Session = SessionBase & ({ operator: true; user: null } | { operator: false; user: { name: string | null; email: string } });
+
+export interface SignInLinkSent {
+  message: string;
+}
+
+export interface Organization {
+  plan: string;
+  api_enabled: boolean;
+  org_keys_only: boolean;
+}
+
+export interface Team {
+  plan: string;
+  organization_id: string | null;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  scopes: string[];
+  secret_hint: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/** The answer that creates a key: the only one that holds its secret. */
+export interface CreatedApiKey extends Answer<ApiKey> {
+  secret: string;
+}
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'active' | 'paused';
+  paused_reason: PausedReason | null;
+  paused_at: string | null;
+  created_at: string;
+}
+
+export interface SigningKey {
+  signing_key: string;
+}
+
+/** One delivery attempt of an event to an endpoint. */
+export interface Attempt {
+  id: string;
+  event_id: string;
+  event_type: string;
+  attempt_number: number;
+  status: AttemptStatus;
+  /** Null until the attempt is sent. */
+  request_headers: Record<string, string> | null;
+  request_body: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  sent_at: string | null;
+  due_at: string;
+  next_attempt_at: string | null;
+}
+
+/** A guide as the Guides list shows it. */
+export interface GuideSummary {
+  id: string;
+  title: string | null;
+  publish_status: PublishStatus;
+  is_public: boolean;
+  processing_state: string;
+  updated_at: string;
+}
+
+/** A guide as its own page shows it; its schema is the public API's, which leaves more fields nullable. */
+export interface Guide {
+  id: string;
+  team_id: string;
+  title: string | null;
+  description: string | null;
+  publish_status: PublishStatus | null;
+  is_public: boolean;
+  permalink: string | null;
+  processing_state: string;
+  processing_error: string | null;
+  /** Only counted here. */
+  steps: readonly unknown[];
+  updated_at: string | null;
+}
