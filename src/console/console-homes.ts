@@ -13,6 +13,8 @@ export interface ConsoleTeam {
   /** The person's role on the team; null for an organization admin who is not a member, and the operator. */
   role: TeamRole | null;
   access: TeamAccess;
+  /** The team's organization has organization keys only on: the team's own keys are refused. */
+  team_keys_disabled: boolean;
 }
 
 export interface ConsoleOrganization {
@@ -39,6 +41,7 @@ export async function consoleHomes(
       'organizations.name as organization_name',
       'teams.plan as team_plan',
       'organizations.plan as organization_plan',
+      'organizations.org_keys_only',
     ])
     .orderBy('teams.name')
     .orderBy('teams.id')
@@ -61,8 +64,9 @@ export async function consoleHomes(
   ]);
   return {
     organizations,
-    teams: teams.map(({ team_plan, organization_plan, ...team }) => ({
+    teams: teams.map(({ team_plan, organization_plan, org_keys_only, ...team }) => ({
       ...team,
+      team_keys_disabled: Boolean(org_keys_only),
       plan: organization_plan ?? team_plan,
       role: grants?.teamRoles.get(team.id) ?? null,
       access: grants === null ? 'api' : teamAccess(grants, team)!,

@@ -33,6 +33,8 @@ export interface SessionTeam {
   name: string | null;
   organization_name: string | null;
   access: Access;
+  /** The team's organization allows organization keys only: the team's own keys are refused. */
+  team_keys_disabled: boolean;
 }
 
 export interface SessionOrganization {

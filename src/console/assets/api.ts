@@ -18,14 +18,43 @@ export class ApiError extends Error {
 }
 
 let csrfToken: string | null = null;
+// Set by a 401 of the management API; the next call first looks for a session signed in meanwhile (the
+// cookie is shared by the tabs) and takes its CSRF token, so a retry works without reloading.
+let sessionEnded = false;
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
+  // A session the shell took (a sign-in, a page drawn again) is the tab's from now on.
+  if (token) sessionEnded = false;
 }
 
 /** Called when the session is gone (401), so that the console can ask to sign in again. */
 let onSignedOut = (): void => {};
 export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
+}
+/**
+ * Asked when a tab whose session ended finds a session again (signed in in another tab): answers whether
+ * the tab may go on as it, which it may only as the same person.
+ */
+let onSignedBackIn = (_session: Session): boolean => false;
+export function whenSignedBackIn(handler: (session: Session) => boolean): void {
+  onSignedBackIn = handler;
+}
+
+/** What a call refused for an ended session says: the page stays as it is, input included. */
+export const SESSION_ENDED = 'Your session has ended, so this was not done. What you typed is still here: sign in again in another tab, then try again.';
+const SOMEONE_ELSE = 'Someone else is signed in now (in another tab), so this was not done. Reload the page to work as them.';
+
+async function findNewSession(): Promise<void> {
+  let session: Session;
+  try {
+    session = (await call<Answer<Session>>('GET', '/console/api/session')).data;
+  } catch {
+    return; // Still signed out: the call itself is refused and says so.
+  }
+  if (!onSignedBackIn(session)) throw new ApiError(401, { detail: SOMEONE_ELSE });
+  sessionEnded = false;
+  csrfToken = session.csrf_token;
 }
 
 /**
@@ -34,6 +63,8 @@ export function whenSignedOut(handler: () => void): void {
  * T = null.
  */
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const management = url.startsWith('/admin/v1/');
+  if (management && sessionEnded) await findNewSession();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -46,9 +77,13 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
   if (response.status === 204) return null as T;
   const payload: unknown = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new ApiError(response.status, payload as Problem);
-    if (response.status === 401 && !url.startsWith('/console/api/session')) onSignedOut();
-    throw error;
+    if (response.status === 401 && management) {
+      sessionEnded = true;
+      onSignedOut();
+      // Without the code: the API's (invalid_key, for no credentials) would only puzzle here.
+      throw new ApiError(401, { detail: SESSION_ENDED, request_id: (payload as Problem).request_id });
+    }
+    throw new ApiError(response.status, payload as Problem);
   }
   return payload as T;
 }

@@ -1,9 +1,10 @@
 // The console's shell: who is signed in, the team or organization being worked on, the sections it
-// offers, and hash routes (#/team/<id>/keys …) that each render one page into <main>.
-import { setCsrfToken, signInApi, whenSignedOut } from './api.js';
+// offers, and hash routes (#/team/<id>/keys …) that each render one page into <main>. A page asked for
+// while signed out is opened after sign-in; a tab whose session ends keeps its page and says so.
+import { setCsrfToken, signInApi, whenSignedBackIn, whenSignedOut } from './api.js';
 import type { HomeType, Session } from './api-types.js';
 import type { Home, PageContext, SectionContext } from './context.js';
-import { errorBox, fill, h } from './dom.js';
+import { errorBox, fill, h, loading } from './dom.js';
 import { deliveriesPage } from './page-deliveries.js';
 import { guidePage, guidesPage } from './page-guides.js';
 import { keysPage } from './page-keys.js';
@@ -14,7 +15,12 @@ import { webhooksPage } from './page-webhooks.js';
 // index.html has both.
 const main = document.getElementById('main')!;
 const top = document.getElementById('top')!;
+const banner = document.getElementById('banner')!;
+// Where to go once signed in, for this tab: the page that was asked for while signed out.
+const RETURN_KEY = 'console.return-to';
 let session: Session | null = null;
+/** Who the tab was signed in as when its session ended: only they may go on in it. */
+let endedAs: string | null = null;
 let leaveHandlers: (() => void)[] = [];
 
 // Ids in the address are only ever UUIDs: anything else names nothing, and never reaches an API path.
@@ -69,6 +75,17 @@ function parseHash(): { parts: string[]; params: URLSearchParams } {
   return { parts: (path || '/').split('/').filter(Boolean), params: new URLSearchParams(search) };
 }
 
+/**
+ * The homes as the picker groups them, by organization (the organization first, then its teams): each
+ * option then holds one name, short enough to be shown in full, and the group says whose it is.
+ */
+function pickerGroups(): [string, Home[]][] {
+  const groups = new Map<string, Home[]>();
+  const add = (group: string, home: Home) => groups.set(group, [...(groups.get(group) ?? []), home]);
+  for (const x of homes()) add(x.type === 'organization' ? x.name : (x.organization_name ?? 'Teams without an organization'), x);
+  return [...groups];
+}
+
 function renderTop(home: Home | null, section: Section | undefined): void {
   if (!session) return fill(top, h('span', { class: 'brand' }, 'Guide service'));
   const picker: HTMLSelectElement = h(
@@ -81,11 +98,17 @@ function renderTop(home: Home | null, section: Section | undefined): void {
         if (next) navigate(homeHash(next));
       },
     },
-    homes().map((x) =>
+    pickerGroups().map(([group, members]) =>
       h(
-        'option',
-        { value: `${x.type}:${x.id}`, selected: home && x.type === home.type && x.id === home.id },
-        x.type === 'organization' ? `${x.name} (organization)` : x.organization_name ? `${x.name} · ${x.organization_name}` : x.name,
+        'optgroup',
+        { label: group },
+        members.map((x) =>
+          h(
+            'option',
+            { value: `${x.type}:${x.id}`, selected: home && x.type === home.type && x.id === home.id, title: x.name },
+            x.type === 'organization' ? `${x.name} (organization)` : x.name,
+          ),
+        ),
       ),
     ),
   );
@@ -143,6 +166,7 @@ function showHome(type: HomeType, id: string, slug: string): Home {
 
 function setSession(data: Session | null): void {
   session = data;
+  if (data) endedAs = null;
   setCsrfToken(data?.csrf_token ?? null);
 }
 
@@ -165,14 +189,21 @@ async function render(): Promise<void> {
   for (const leave of leaveHandlers.splice(0)) leave();
   const context: PageContext = { main, navigate, onLeave: (handler) => leaveHandlers.push(handler), homes, setSession, showHome };
   const { parts, params } = parseHash();
+  // Replaced by the page; until its first answer comes, the person sees that it is on its way.
+  if (parts[0] !== 'sign-in' || parts[1]) fill(main, loading());
   try {
     if (parts[0] === 'sign-in') {
+      fill(banner);
       renderTop(null, undefined);
       if (parts[1]) return await completeSignIn(context, parts[1], firstHashAfterSignIn);
       return signInPage(context, firstHashAfterSignIn);
     }
     const signedIn = await loadSession();
-    if (!signedIn) return navigate('#/sign-in');
+    if (!signedIn) {
+      if (parts.length > 0) sessionStorage.setItem(RETURN_KEY, location.hash);
+      return navigate('#/sign-in');
+    }
+    fill(banner);
     const nothingHere = () =>
       fill(main, h('h1', { tabindex: -1 }, 'There is no such page'), h('p', {}, h('a', { href: firstHash() ?? '#/' }, 'Go to the console')));
     if (parts[0] === 'guides' && parts[1]) {
@@ -210,13 +241,44 @@ async function render(): Promise<void> {
   }
 }
 
+/** The page asked for before signing in (once), else the first home's. */
 function firstHashAfterSignIn(): string {
+  const asked = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  if (asked && asked.startsWith('#/') && !asked.startsWith('#/sign-in')) return asked;
   return firstHash() ?? '#/';
 }
 
+// The session ended (signed out elsewhere, expired): the page and what was typed in it stay; the banner
+// says so and how to go on. The next call finds a session signed in meanwhile in another tab.
+const identity = (data: Session) => (data.operator ? 'operator' : `user:${data.user.email}`);
+
 whenSignedOut(() => {
-  setSession(null);
-  navigate('#/sign-in');
+  if (session) endedAs = identity(session);
+  session = null;
+  sessionStorage.setItem(RETURN_KEY, location.hash);
+  fill(
+    banner,
+    h(
+      'div',
+      { class: 'alert error', role: 'alert' },
+      h('p', {}, h('strong', {}, 'Your session has ended.'), ' Nothing more can be saved from this tab until you sign in again. What you typed here is kept.'),
+      h(
+        'p',
+        {},
+        h('a', { href: '#/sign-in', target: '_blank', rel: 'noopener' }, 'Sign in in a new tab'),
+        ' and then try again here, or ',
+        h('a', { href: '#/sign-in' }, 'sign in in this tab'),
+        ' (what you typed is lost).',
+      ),
+    ),
+  );
+});
+whenSignedBackIn((data) => {
+  if (endedAs !== null && identity(data) !== endedAs) return false;
+  setSession(data);
+  fill(banner);
+  return true;
 });
 window.addEventListener('hashchange', render);
 void render();

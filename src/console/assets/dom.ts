@@ -67,8 +67,8 @@ export function notice(text: string): HTMLElement {
   return h('div', { class: 'alert ok', role: 'status' }, text);
 }
 
-/** Asks before something that cannot be undone, in a modal dialog (Escape cancels). */
-export function confirmAction(question: string, confirmLabel: string): Promise<boolean> {
+/** Asks before something that cannot be undone, in a modal dialog (Escape cancels); `details` say what follows. */
+export function confirmAction(question: string, confirmLabel: string, details: readonly string[] = []): Promise<boolean> {
   return new Promise((resolve) => {
     const dialog = h(
       'dialog',
@@ -77,6 +77,7 @@ export function confirmAction(question: string, confirmLabel: string): Promise<b
         'form',
         { method: 'dialog' },
         h('h2', { id: 'confirm-title' }, question),
+        details.map((detail) => h('p', {}, detail)),
         h(
           'div',
           { class: 'actions' },
@@ -130,22 +131,73 @@ export function table(caption: string, headings: readonly string[], rows: readon
   );
 }
 
-/** Runs an action from a button: disables it meanwhile and shows a failure in `errors`. */
-export async function act(button: HTMLButtonElement, errors: HTMLElement, work: () => Promise<void>): Promise<void> {
-  button.disabled = true;
-  fill(errors);
-  try {
-    await work();
-  } catch (error) {
-    fill(errors, errorBox(error));
-  } finally {
-    button.disabled = false;
+/** A "Loading…" line for a panel whose request is on its way (read out politely, replaced by the answer). */
+export function loading(text = 'Loading…'): HTMLElement {
+  return h('p', { class: 'loading muted', role: 'status' }, text);
+}
+
+// A refusal whose detail names a body field: "Field 'url' must be an http:// or https:// URL".
+const FIELD_DETAIL = /^Field '([^']+)' (.+)$/s;
+
+/** Takes away the field messages of a form, before it is sent again. */
+function clearFieldErrors(form: HTMLFormElement): void {
+  for (const message of form.querySelectorAll('.field-error')) message.remove();
+  for (const invalid of form.querySelectorAll('[aria-invalid]')) {
+    invalid.removeAttribute('aria-invalid');
+    invalid.removeAttribute('aria-describedby');
   }
 }
 
-/** A form whose submit runs `work` through act(): its submit button waits, a failure shows in `errors`. */
+/**
+ * Shows a refusal beside the field it names: the form's element with `data-field` set to the API's field
+ * name (an input, or a fieldset of checkboxes) gets the message under it, named by its label, and focus.
+ * Answers false when the refusal names no field of this form.
+ */
+function showFieldError(form: HTMLFormElement, error: unknown): boolean {
+  const detail = typeof error === 'object' && error !== null && 'detail' in error ? String(error.detail) : '';
+  const match = FIELD_DETAIL.exec(detail);
+  if (!match) return false;
+  const [, name = '', words = ''] = match;
+  const target = [...form.querySelectorAll<HTMLElement>('[data-field]')].find((element) => element.dataset.field === name);
+  if (!target) return false;
+  const labelText = target instanceof HTMLFieldSetElement ? target.querySelector('legend')?.textContent : form.querySelector(`label[for="${target.id}"]`)?.textContent;
+  const label = (labelText ?? name).replace(/\s*\(optional\)$/, '');
+  const message = h('p', { class: 'field-error', id: `${target.id}-error`, role: 'alert' }, `${label} ${words}`);
+  if (target instanceof HTMLFieldSetElement) target.append(message);
+  else target.after(message);
+  target.setAttribute('aria-invalid', 'true');
+  target.setAttribute('aria-describedby', message.id);
+  (target instanceof HTMLFieldSetElement ? target.querySelector('input') : target)?.focus();
+  return true;
+}
+
+/**
+ * Runs an action from a button: disables it and marks it busy meanwhile, and shows a failure beside the
+ * field it names (in the button's form) or else in `errors`.
+ */
+export async function act(button: HTMLButtonElement, errors: HTMLElement, work: () => Promise<void>): Promise<void> {
+  const form = button.form;
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  fill(errors);
+  if (form) clearFieldErrors(form);
+  try {
+    await work();
+  } catch (error) {
+    if (!form || !showFieldError(form, error)) fill(errors, errorBox(error));
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+  }
+}
+
+/**
+ * A form whose submit runs `work` through act(): its submit button waits, a failure shows beside its field
+ * or in `errors`. The browser's own checks are off (novalidate): the API checks every field and its
+ * refusal is shown beside the field, so a rule and its words live in one place.
+ */
 export function actionForm(attributes: Attributes, errors: HTMLElement, work: () => Promise<void>, ...children: Child[]): HTMLFormElement {
-  const form = h('form', attributes, ...children);
+  const form = h('form', { novalidate: true, ...attributes }, ...children);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     // The console's forms are submitted by their submit button (Enter in a field presses it).

@@ -4,7 +4,7 @@
 import { api, query } from './api.js';
 import type { Answer, Attempt, AttemptStatus, Endpoint, Page } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { act, errorBox, fill, h, notice, table, time } from './dom.js';
+import { act, errorBox, fill, h, loading, notice, table, time } from './dom.js';
 
 const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed'];
 const IN_FLIGHT: ReadonlySet<AttemptStatus> = new Set(['scheduled', 'sending']);
@@ -25,7 +25,7 @@ export async function deliveriesPage(context: SectionContext, endpointId: string
   const messages = h('div');
   // Not a live region: it is redrawn every few seconds while attempts are in flight, and would be read out
   // again each time. What the person did is told by the status messages.
-  const list = h('div');
+  const list = h('div', {}, loading('Loading deliveries…'));
   const detail = h('section', { id: 'delivery-detail', tabindex: -1, 'aria-label': 'Delivery details' });
   let timer: number | undefined;
   let left = false;

@@ -4,13 +4,13 @@
 import { api, query } from './api.js';
 import type { Answer, Guide, GuideSummary, Page, PublishStatus } from './api-types.js';
 import type { Home, PageContext, SectionContext } from './context.js';
-import { act, actionForm, confirmAction, errorBox, fill, h, notice, table, time } from './dom.js';
+import { act, actionForm, confirmAction, errorBox, fill, h, loading, notice, table, time } from './dom.js';
 
 const canEdit = (home: Home) => home.access === 'edit' || home.access === 'api';
 
 export async function guidesPage({ main, home }: SectionContext): Promise<void> {
   const errors = h('div');
-  const list = h('div');
+  const list = h('div', {}, loading('Loading guides…'));
   let nextCursor: string | null = null;
   let guides: GuideSummary[] = [];
 
@@ -36,7 +36,7 @@ export async function guidesPage({ main, home }: SectionContext): Promise<void> 
     );
   }
 
-  const title = h('input', { id: 'new-guide-title', required: true, maxlength: 500 });
+  const title = h('input', { id: 'new-guide-title', 'data-field': 'title', required: true, maxlength: 500 });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add guide');
   const form = actionForm(
     { class: 'card' },
@@ -71,17 +71,17 @@ export async function guidePage(context: PageContext, guideId: string, message: 
   const editable = canEdit(home);
   const errors = h('div');
   const messages = h('div', {}, message && notice(message));
-  const say = (text: string) => fill(messages, notice(text));
 
-  const title = h('input', { id: 'guide-title', value: guide.title ?? '', maxlength: 500, disabled: !editable });
-  const description = h('textarea', { id: 'guide-description', rows: 4, maxlength: 20000, disabled: !editable }, guide.description ?? '');
+  const title = h('input', { id: 'guide-title', 'data-field': 'title', value: guide.title ?? '', maxlength: 500, disabled: !editable });
+  const description = h('textarea', { id: 'guide-description', 'data-field': 'description', rows: 4, maxlength: 20000, disabled: !editable }, guide.description ?? '');
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
   const editForm = actionForm(
     { class: 'card' },
     errors,
     async () => {
       await api.patch(`/guides/${guide.id}`, { title: title.value || null, description: description.value || null });
-      say('Saved.');
+      // Drawn again from the service, so the heading and facts show what was saved.
+      await guidePage(context, guide.id, 'Saved.');
     },
     h('div', { class: 'field' }, h('label', { for: 'guide-title' }, 'Title'), title),
     h('div', { class: 'field' }, h('label', { for: 'guide-description' }, 'Description'), description),

@@ -1,9 +1,10 @@
 // API keys of a team or organization: the list, a form that creates one (its full key shown once, with a
-// copy button and a warning), and revoking with confirmation.
-import { api, query } from './api.js';
+// copy button and a warning), and revoking with confirmation. While the team's organization allows
+// organization keys only, a team's page says so and offers no form.
+import { api, query, signInApi } from './api.js';
 import type { Answer, ApiKey, CreatedApiKey } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { act, actionForm, confirmAction, copyField, errorBox, fill, h, table, time } from './dom.js';
+import { act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, table, time } from './dom.js';
 
 const SCOPES: readonly (readonly [scope: string, label: string])[] = [
   ['guides:read', 'Read guides'],
@@ -18,10 +19,24 @@ const EXPIRIES: readonly (readonly [days: string, label: string])[] = [
   ['', 'Never'],
 ];
 
-export async function keysPage({ main, home }: SectionContext): Promise<void> {
+/** Whether the team's own keys are refused now: read afresh, as an organization admin may have just changed it. */
+async function teamKeysDisabled(context: SectionContext): Promise<boolean> {
+  if (context.home.type !== 'team') return false;
+  let session = context.session;
+  try {
+    session = (await signInApi.whoAmI()).data;
+    context.setSession(session);
+  } catch {
+    // Signed out meanwhile: the list's own request says so; the page goes by what it knew.
+  }
+  return session.teams.find((team) => team.id === context.home.id)?.team_keys_disabled ?? false;
+}
+
+export async function keysPage(context: SectionContext): Promise<void> {
+  const { main, home } = context;
   const errors = h('div');
   const created = h('div');
-  const list = h('div');
+  const list = h('div', {}, loading('Loading keys…'));
   const homeQuery = query({ home_type: home.type, home_id: home.id });
 
   async function refresh(): Promise<void> {
@@ -58,14 +73,16 @@ export async function keysPage({ main, home }: SectionContext): Promise<void> {
     return button;
   }
 
-  const name = h('input', { id: 'key-name', required: true, maxlength: 200 });
-  const expiry = h('select', { id: 'key-expiry' }, EXPIRIES.map(([value, label]) => h('option', { value, selected: value === '90' }, label)));
+  const name = h('input', { id: 'key-name', 'data-field': 'name', required: true, maxlength: 200 });
+  const expiry = h('select', { id: 'key-expiry', 'data-field': 'expires_in_days' }, EXPIRIES.map(([value, label]) => h('option', { value, selected: value === '90' }, label)));
   const scopeBoxes = SCOPES.map(([scope, label]) => ({ scope, box: h('input', { type: 'checkbox', id: `scope-${scope}`, value: scope, checked: true }), label }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create key');
   const form = actionForm(
     { class: 'card' },
     errors,
     async () => {
+      // The secret of the last key does not stay beside this attempt's refusal.
+      fill(created);
       const scopes = scopeBoxes.filter((s) => s.box.checked).map((s) => s.scope);
       // Checked before asking the service; errorBox shows a thrown `detail` as it shows an ApiError's.
       if (scopes.length === 0) throw { detail: 'Pick at least one scope.' };
@@ -93,7 +110,7 @@ export async function keysPage({ main, home }: SectionContext): Promise<void> {
     h('div', { class: 'field' }, h('label', { for: 'key-name' }, 'Name'), name),
     h(
       'fieldset',
-      {},
+      { id: 'key-scopes', 'data-field': 'scopes' },
       h('legend', {}, 'Scopes'),
       scopeBoxes.map(({ scope, box, label }) => h('div', { class: 'check' }, box, h('label', { for: `scope-${scope}` }, label, ' ', h('code', {}, scope)))),
     ),
@@ -101,18 +118,28 @@ export async function keysPage({ main, home }: SectionContext): Promise<void> {
     submit,
   );
 
-  fill(
-    main,
-    h('h1', { tabindex: -1 }, `API keys · ${home.name}`),
-    h('p', { class: 'muted' }, home.type === 'organization' ? 'An organization key reaches every team of the organization.' : 'A team key reaches this team.'),
-    errors,
-    created,
-    list,
-    form,
-  );
+  const title = h('h1', { tabindex: -1 }, `API keys · ${home.name}`);
+  fill(main, title, loading());
   try {
+    const disabled = await teamKeysDisabled(context);
+    fill(
+      main,
+      title,
+      disabled
+        ? h(
+            'div',
+            { class: 'alert warning', id: 'team-keys-disabled' },
+            h('p', {}, h('strong', {}, 'Team keys are disabled.'), ` The organization${home.organization_name ? ` ${home.organization_name}` : ''} allows organization keys only, so every key of this team is refused (team_keys_disabled) and no new one can be created here.`),
+            h('p', {}, "Ask an organization admin for an organization key, or to turn organization keys only off in the organization's API settings. The keys below can still be revoked."),
+          )
+        : h('p', { class: 'muted' }, home.type === 'organization' ? 'An organization key reaches every team of the organization.' : 'A team key reaches this team.'),
+      errors,
+      created,
+      list,
+      !disabled && form,
+    );
     await refresh();
   } catch (error) {
-    fill(main, h('h1', { tabindex: -1 }, `API keys · ${home.name}`), errorBox(error));
+    fill(main, title, errorBox(error));
   }
 }

@@ -1,9 +1,10 @@
 // API settings: for an organization, API access on or off and organization keys only, with its plan; for
-// a team, its plan and which organization's settings rule it.
+// a team, its plan and which organization's settings rule it. A change that stops keys from working is
+// confirmed first, in words that say which keys stop.
 import { api } from './api.js';
 import type { Answer, Organization, Team } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { actionForm, errorBox, fill, h, notice } from './dom.js';
+import { actionForm, confirmAction, errorBox, fill, h, notice } from './dom.js';
 
 // By any name: a plan this list does not know yet is shown as the service names it.
 const PLAN_NAMES: Record<string, string> = { free: 'Free', starter: 'Starter', growth: 'Growth', enterprise: 'Enterprise' };
@@ -46,7 +47,21 @@ export async function settingsPage({ main, home }: SectionContext): Promise<void
       { class: 'card' },
       errors,
       async () => {
-        await api.patch(`/organizations/${home.id}`, { api_enabled: enabled.checked, org_keys_only: orgOnly.checked });
+        fill(saved);
+        const stops: string[] = [];
+        if (organization.api_enabled && !enabled.checked) {
+          stops.push(`Every API key of ${home.name} and of its teams stops working at once: requests with them are refused with api_disabled.`);
+        }
+        if (!organization.org_keys_only && orgOnly.checked && enabled.checked) {
+          stops.push(`Every team key of ${home.name}'s teams stops working at once: requests with them are refused with team_keys_disabled. Organization keys go on working.`);
+        }
+        if (stops.length > 0) {
+          const [question, label] = !enabled.checked
+            ? ['Turn API access off?', 'Turn API access off']
+            : ['Allow organization keys only?', 'Allow organization keys only'];
+          if (!(await confirmAction(question, label, stops))) return;
+        }
+        organization = (await api.patch<Answer<Organization>>(`/organizations/${home.id}`, { api_enabled: enabled.checked, org_keys_only: orgOnly.checked })).data;
         fill(saved, notice('Settings saved.'));
       },
       planLine(organization.plan),

@@ -10,8 +10,9 @@ export function signInPage(context: PageContext, nextHash: () => string): void {
   const sent = h('div');
   const email = h('input', { id: 'email', type: 'email', name: 'email', autocomplete: 'email', required: true });
   const sendButton = h('button', { type: 'submit', class: 'primary' }, 'E-mail me a sign-in link');
+  // The sign-in forms keep the browser's own checks: an empty admin token would count as a wrong guess.
   const linkForm = actionForm(
-    { class: 'card' },
+    { class: 'card', novalidate: false },
     errors,
     async () => {
       const answer = await signInApi.requestLink(email.value);
@@ -26,7 +27,7 @@ export function signInPage(context: PageContext, nextHash: () => string): void {
   const token = h('input', { id: 'admin-token', type: 'password', autocomplete: 'current-password', required: true });
   const tokenButton = h('button', { type: 'submit', class: 'secondary' }, 'Sign in as operator');
   const tokenForm = actionForm(
-    { class: 'card' },
+    { class: 'card', novalidate: false },
     errors,
     async () => {
       const answer = await signInApi.withAdminToken(token.value);

@@ -1,10 +1,10 @@
 // Webhook endpoints of a team or organization: their status (active, or paused and why), a form that adds
-// one (URL, events, description), and each endpoint's menu: deliveries, ping, reveal and rotate the
-// signing key, resume (optionally redelivering what was missed), delete.
+// one (URL, events, description), and each endpoint's menu: edit, ping, reveal and rotate the signing key,
+// pause by hand and resume (optionally redelivering what was missed), delete.
 import { api, query } from './api.js';
 import type { Answer, Endpoint, PausedReason, SigningKey } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { type Attributes, act, actionForm, confirmAction, copyField, errorBox, fill, h, notice, time } from './dom.js';
+import { type Attributes, act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, notice, time } from './dom.js';
 
 const PAUSE_REASONS: Record<PausedReason, string> = {
   gone: 'the receiver answered 410 Gone',
@@ -16,7 +16,7 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
   const { main, home } = context;
   const errors = h('div');
   const messages = h('div');
-  const list = h('div', { class: 'endpoints' });
+  const list = h('div', { class: 'endpoints' }, loading('Loading endpoints…'));
   const homeQuery = query({ home_type: home.type, home_id: home.id });
 
   async function refresh(): Promise<void> {
@@ -29,8 +29,64 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
     fill(messages, notice(text));
   }
 
+  /** The fields of an endpoint, for the form that adds one (`prefix` 'endpoint') and each edit form. */
+  function endpointFields(prefix: string, endpoint: Endpoint | null) {
+    const url = h('input', { id: `${prefix}-url`, 'data-field': 'url', type: 'url', required: true, placeholder: 'https://example.com/hooks', maxlength: 2048, value: endpoint?.url });
+    const description = h('input', { id: `${prefix}-description`, 'data-field': 'description', maxlength: 500, value: endpoint?.description });
+    const eventBoxes = context.session.event_types.map((type) => ({
+      type,
+      box: h('input', { type: 'checkbox', id: `${prefix}-event-${type}`, value: type, checked: endpoint?.events.includes(type) }),
+    }));
+    const elements = [
+      h('div', { class: 'field' }, h('label', { for: url.id }, 'URL'), url),
+      h(
+        'fieldset',
+        { id: `${prefix}-events`, 'data-field': 'events' },
+        h('legend', {}, 'Events'),
+        h('p', { class: 'muted small' }, 'A ping is sent when the endpoint is added and whenever you ask for one.'),
+        h('div', { class: 'checks' }, eventBoxes.map(({ type, box }) => h('div', { class: 'check' }, box, h('label', { for: box.id }, type)))),
+      ),
+      h('div', { class: 'field' }, h('label', { for: description.id }, 'Description (optional)'), description),
+    ];
+    const events = () => eventBoxes.filter((e) => e.box.checked).map((e) => e.type);
+    return { url, description, events, elements };
+  }
+
+  function editForm(endpoint: Endpoint, slot: HTMLElement, menu: HTMLElement): HTMLFormElement {
+    const fields = endpointFields(`edit-${endpoint.id}`, endpoint);
+    const formErrors = h('div');
+    const close = () => {
+      fill(slot);
+      menu.querySelector('summary')?.focus();
+    };
+    const form = actionForm(
+      { class: 'edit-endpoint', 'aria-label': `Edit ${endpoint.url}` },
+      formErrors,
+      async () => {
+        fill(messages);
+        // An emptied description is taken away; one of only spaces goes to the API, which refuses it.
+        await api.patch(`/webhook-endpoints/${endpoint.id}`, {
+          url: fields.url.value,
+          events: fields.events(),
+          description: fields.description.value === '' ? null : fields.description.value,
+        });
+        say('The endpoint was saved.');
+        await refresh();
+      },
+      h('h3', {}, 'Edit endpoint'),
+      formErrors,
+      fields.elements,
+      h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, 'Save endpoint'), h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
+    );
+    form.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') close();
+    });
+    return form;
+  }
+
   function endpointCard(endpoint: Endpoint): HTMLElement {
     const keySlot = h('div');
+    const editSlot = h('div');
     const cardErrors = h('div');
     const status =
       endpoint.status === 'active'
@@ -40,6 +96,7 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
       const button = h('button', { type: 'button', ...attributes }, label);
       button.addEventListener('click', async () => {
         button.closest('details')?.removeAttribute('open');
+        fill(messages);
         await act(button, cardErrors, handler);
       });
       return button;
@@ -51,7 +108,19 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
       h(
         'div',
         { class: 'menu-items' },
-        endpoint.status === 'paused' && menuItem('Resume…', () => resume(endpoint)),
+        menuItem('Edit…', async () => {
+          fill(editSlot, editForm(endpoint, editSlot, menu));
+          editSlot.querySelector('input')?.focus();
+        }),
+        endpoint.status === 'paused'
+          ? menuItem('Resume…', () => resume(endpoint))
+          : menuItem('Pause…', async () => {
+              const question = `Pause ${endpoint.url}? Nothing is sent to it until it is resumed; new events are kept as missed.`;
+              if (!(await confirmAction(question, 'Pause endpoint'))) return;
+              await api.post(`/webhook-endpoints/${endpoint.id}/pause`);
+              say('The endpoint is paused.');
+              await refresh();
+            }),
         menuItem('Send ping', async () => {
           await api.post(`/webhook-endpoints/${endpoint.id}/ping`);
           say(`A ping is on its way to ${endpoint.url}.`);
@@ -87,6 +156,7 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
       h('p', { class: 'muted small' }, 'Events: ', endpoint.events.length ? endpoint.events.join(', ') : 'ping only', ' · added ', time(endpoint.created_at)),
       endpoint.status === 'paused' && h('p', { class: 'small' }, 'Paused ', time(endpoint.paused_at), '. New events are kept as missed until it is resumed.'),
       h('p', {}, h('a', { href: `#/${home.type}/${home.id}/webhooks/${endpoint.id}` }, 'Deliveries')),
+      editSlot,
       keySlot,
       cardErrors,
     );
@@ -115,35 +185,25 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
     await refresh();
   }
 
-  const url = h('input', { id: 'endpoint-url', type: 'url', required: true, placeholder: 'https://example.com/hooks', maxlength: 2048 });
-  const description = h('input', { id: 'endpoint-description', maxlength: 500 });
-  const eventBoxes = context.session.event_types.map((type) => ({ type, box: h('input', { type: 'checkbox', id: `event-${type}`, value: type }) }));
+  const fields = endpointFields('endpoint', null);
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
   const form = actionForm(
     { class: 'card' },
     errors,
     async () => {
-      const events = eventBoxes.filter((e) => e.box.checked).map((e) => e.type);
+      fill(messages);
       await api.post('/webhook-endpoints', {
         home: { type: home.type, id: home.id },
-        url: url.value,
-        events,
-        ...(description.value ? { description: description.value } : {}),
+        url: fields.url.value,
+        events: fields.events(),
+        ...(fields.description.value ? { description: fields.description.value } : {}),
       });
       say('Endpoint added; a ping is on its way to it.');
       form.reset();
       await refresh();
     },
     h('h2', {}, 'Add an endpoint'),
-    h('div', { class: 'field' }, h('label', { for: 'endpoint-url' }, 'URL'), url),
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, 'Events'),
-      h('p', { class: 'muted small' }, 'A ping is sent when the endpoint is added and whenever you ask for one.'),
-      h('div', { class: 'checks' }, eventBoxes.map(({ type, box }) => h('div', { class: 'check' }, box, h('label', { for: `event-${type}` }, type)))),
-    ),
-    h('div', { class: 'field' }, h('label', { for: 'endpoint-description' }, 'Description (optional)'), description),
+    fields.elements,
     submit,
   );
 
