@@ -1,9 +1,9 @@
-// The benchmark's command line: `npm run bench -- [--quick] [--reuse] [--only list,search,…] [--no-webhooks]
+// The benchmark's command line: `npm run bench -- [--quick] [--reuse] [--only list,search,flood,…] [--no-webhooks]
 // [--seconds N] [--warmup N] [--guides N,…] [--mixed-guides N]`.
 import { parseArgs } from 'node:util';
 import type { Mode, NoisyShape } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {
@@ -36,6 +36,8 @@ export const USAGE = `npm run bench -- [options]
   --quick            10,000 guides, short runs, 1,000 webhook events (under 6 minutes)
   --reuse            keep loaded stores in the temp directory and use them again
   --only LIST        comma-separated: ${SCENARIO_GROUPS.join(', ')}
+                     (flood: new clients during floods of idle, trickling and busy connections,
+                     about 90 s; needs ulimit -n 6000)
   --no-webhooks      skip the webhook benchmarks (webhooks and noisy)
   --sqlite-only      run the webhook and mixed benchmarks on SQLite only, not also on PostgreSQL
   --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)

@@ -179,6 +179,27 @@ export interface MixedResult {
   runs: MixedRun[];
 }
 
+/** The flood benchmark's servers: the service as built, and bare node:http without and with its connection limits. */
+export type FloodTarget = 'service' | 'node:http' | 'node:http, limited';
+export type FloodKind = 'idle' | 'trickle' | 'busy';
+
+/** New clients while one client (127.0.0.1) floods a server with connections. */
+export interface FloodRun {
+  target: FloodTarget;
+  flood: FloodKind;
+  /** The flood's connections, and how long it lasted. */
+  connections: number;
+  seconds: number;
+  /** New clients (127.0.0.2), from connect() to the first byte of the answer; one without a 200 counts as 30 s. */
+  newClients: LatencySummary;
+  /** Their connect() alone: about 1 s or 3 s is a connection attempt the kernel dropped and the client repeated. */
+  connect: LatencySummary;
+  /** New clients answered other than 200, or not at all. */
+  unanswered: number;
+  /** busy: what wrk got; idle and trickle: the flood's connections that got through, closed by the server, and never made. */
+  floodClient: { requestsPerSecond: number; timeouts: number } | { connected: number; closedByServer: number; failed: number };
+}
+
 export interface Machine {
   cpus: number;
   cpuModel: string;
@@ -213,6 +234,8 @@ export interface BenchResults {
   noisy: NoisyResult[];
   /** Absent from results written before the mixed benchmark existed. */
   mixed?: MixedResult;
+  /** Absent from results written before the flood benchmark existed. */
+  flood?: FloodRun[];
   /** What did not run or ran wrong, in words. */
   problems: string[];
 }

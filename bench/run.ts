@@ -5,6 +5,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMachine, gitState } from './machine.js';
+import { runFloodBench } from './flood/flood-bench.js';
 import { runMixedBench } from './mixed/mixed-bench.js';
 import { parseOptions, USAGE } from './options.js';
 import { partialResultsDir, repoRoot, resultsDir } from './paths.js';
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
 
 /** The benchmarks the options ask for, in turn; PostgreSQL and Redis start when one first needs them. */
 async function runBenchmarks(options: BenchOptions, results: BenchResults, benchServers: () => BenchServers): Promise<void> {
-  const readGroups = [...options.groups].filter((group) => group !== 'webhooks' && group !== 'noisy' && group !== 'mixed');
+  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood'].includes(group));
   if (readGroups.length > 0) {
     for (const [index, guides] of options.guides.entries()) {
       let store: LoadedStore | null = null;
@@ -125,6 +126,19 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
     const mixed = await runMixedBench(options, options.mixedOnPostgres ? benchServers : null, log);
     results.mixed = mixed.result;
     results.problems.push(...mixed.problems);
+  }
+
+  if (options.groups.has('flood')) {
+    log('new clients during connection floods');
+    try {
+      const flood = await runFloodBench(log);
+      results.flood = flood.runs;
+      results.problems.push(...flood.problems);
+    } catch (error) {
+      const message = `flood failed: ${error instanceof Error ? error.message : String(error)}`;
+      log(message);
+      results.problems.push(message);
+    }
   }
 
   const webhookGroups = (['webhooks', 'noisy'] as const).filter((group) => options.groups.has(group));

@@ -1,5 +1,6 @@
 // Typed configuration read from environment variables (decisions §1). Every variable is validated at
 // start; a bad value stops the start with a message that names the variable.
+import { DEFAULT_CONNECTIONS_PER_ADDRESS } from './http/connection-limits.js';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -33,6 +34,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Keeps v1 answers in memory between requests (embedded store only), dropped on every write. */
   readCache: boolean;
+  /** Connections of one client address served at once (src/http/connection-limits.ts); 0: no limit. */
+  connectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']);
   const appUrl = url(env, 'APP_URL', publicUrl, ['http:', 'https:']);
+  const proxy = trustProxy(env);
   const role = read(env, 'ROLE') ?? 'all';
   if (role !== 'api' && role !== 'worker' && role !== 'all') {
     throw new ConfigError('ROLE', `must be api, worker or all, got "${role}"`);
@@ -154,7 +158,9 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: read(env, 'MAIL_FROM') ?? 'Service <no-reply@localhost>',
     demo: boolean(env, 'DEMO', true),
     logLevel: read(env, 'LOG_LEVEL') ?? 'info',
-    trustProxy: trustProxy(env),
+    trustProxy: proxy,
     readCache: boolean(env, 'READ_CACHE', true),
+    // Behind a proxy every connection comes from the proxy, which limits each client itself (docs/deploy.md).
+    connectionsPerAddress: integer(env, 'CONNECTIONS_PER_ADDRESS', proxy === false ? DEFAULT_CONNECTIONS_PER_ADDRESS : 0, 0, 100_000),
   };
 }

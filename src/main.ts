@@ -3,6 +3,7 @@
 // taking requests, finishes what is in flight (bounded) and releases its claims.
 import { ConfigError, loadConfig } from './config.js';
 import { loadDemoOnce } from './domain/demo.js';
+import { LISTEN_BACKLOG, limitConnections } from './http/connection-limits.js';
 import { createService } from './service.js';
 
 /** How long a stop may take past the delivery time-out before the process exits anyway. */
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   const service = await createService(config);
   const servesApi = config.role !== 'worker';
   const demo = servesApi && config.demo ? await loadDemoOnce(service.ctx, service.store) : null;
-  const address = await service.app.listen({ port: config.port, host: config.host });
+  limitConnections(service.app.server, { perAddress: config.connectionsPerAddress });
+  const address = await service.app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
 
   const lines = [`Guide service is listening on ${address} (role: ${config.role})`];
   if (servesApi) {

@@ -259,3 +259,13 @@ describe('loadConfig: a bad value stops the start with a message naming the vari
     expect(error.name).toBe('ConfigError');
   });
 });
+
+describe('CONNECTIONS_PER_ADDRESS (issue 13, item 15)', () => {
+  it('is 32 by default, 0 behind a trusted proxy, and what it is set to', () => {
+    expect(loadConfig({}).connectionsPerAddress).toBe(32);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).connectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', CONNECTIONS_PER_ADDRESS: '8' }).connectionsPerAddress).toBe(8);
+    expect(loadConfig({ CONNECTIONS_PER_ADDRESS: '0' }).connectionsPerAddress).toBe(0);
+    expect(() => loadConfig({ CONNECTIONS_PER_ADDRESS: '-1' })).toThrow(/CONNECTIONS_PER_ADDRESS/);
+  });
+});

@@ -27,6 +27,8 @@ export function serviceEnv(store: LoadedStore): Record<string, string> {
     DEMO: 'false',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: UNREACHED_RATE_LIMIT,
+    // wrk's connections all come from one address but stand for many clients.
+    CONNECTIONS_PER_ADDRESS: '0',
   };
 }
 

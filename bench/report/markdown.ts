@@ -1,7 +1,7 @@
 // BENCHMARKS.md from the latest results: the targets with their verdicts, the read table (service,
 // ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
 // takes the results and the hand-written CHANGES text and answers the document.
-import { type BenchResults, type MixedResult, type MixedUrls, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
+import { type BenchResults, type FloodRun, type MixedResult, type MixedUrls, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
 import { type Check, checks, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
@@ -90,6 +90,7 @@ function runSection(results: BenchResults, heading: string): string[] {
   if (results.mixed) lines.push(...mixedSection(results.mixed));
   for (const w of results.webhooks) lines.push(...webhookSection(w));
   if (results.noisy.length > 0) lines.push(...noisySection(results.noisy));
+  if (results.flood && results.flood.length > 0) lines.push(...floodSection(results.flood));
   lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
   for (const guides of sizes) {
     const row = TARGETS.map((target) => fixed(results.processPeaks.find((peak) => peak.guides === guides && peak.target === target)?.peakMb, 0));
@@ -186,6 +187,27 @@ function noisySection(runs: NoisyResult[]): string[] {
       'when every bad endpoint\'s ping and backlog are due at once. Latency is each healthy delivery\'s arrival minus its event\'s created_at.',
     '',
   );
+  return lines;
+}
+
+function floodSection(runs: FloodRun[]): string[] {
+  const lines = [
+    '### New clients during a connection flood from one address',
+    '',
+    '| server | flood | new clients p50 / p99 / max ms | connect p99 ms | unanswered | the flooding client |',
+    '|---|---|---|---:|---:|---|',
+  ];
+  for (const run of runs) {
+    const n = run.newClients;
+    const flooder =
+      'requestsPerSecond' in run.floodClient
+        ? `${whole(run.floodClient.requestsPerSecond)} req/s, ${count(run.floodClient.timeouts)} time-outs`
+        : `${count(run.floodClient.connected)} connected, ${count(run.floodClient.closedByServer)} closed by the server`;
+    lines.push(
+      `| ${run.target} | ${count(run.connections)} ${run.flood} connections, ${run.seconds} s | ${fixed(n.p50Ms, 0)} / ${fixed(n.p99Ms, 0)} / ${fixed(n.maxMs, 0)} | ${fixed(run.connect.p99Ms, 0)} | ${run.unanswered} | ${flooder} |`,
+    );
+  }
+  lines.push('', 'A new client (127.0.0.2) connects every 0.5 s and asks GET /healthz; the time is from connect() to the first byte of the answer.', '');
   return lines;
 }
 
