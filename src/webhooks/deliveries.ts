@@ -69,6 +69,14 @@ function view(row: AttemptRow, held: boolean, now: string): AttemptView {
 export interface AttemptPageQuery {
   endpointId: string;
   status: ShownStatus | undefined;
+  /** Only attempts of events of this type. */
+  eventType?: string | undefined;
+  /** Only attempts of this event. */
+  eventId?: string | undefined;
+  /** Only attempts written at or after this time (RFC 3339, UTC, as stored). */
+  since?: string | undefined;
+  /** Only attempts written before this time. */
+  until?: string | undefined;
   limit: number;
   after: KeysetPosition | null;
 }
@@ -90,6 +98,10 @@ export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): 
   } else if (query.status) {
     select = select.where('a.status', '=', query.status);
   }
+  if (query.eventType) select = select.where('e.type', '=', query.eventType);
+  if (query.eventId) select = select.where('a.event_id', '=', query.eventId);
+  if (query.since) select = select.where('a.created_at', '>=', query.since);
+  if (query.until) select = select.where('a.created_at', '<', query.until);
   if (query.after) select = select.where(afterPosition('a', query.after));
   const page = pageOf(await select.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(rowsToRead(query.limit)).execute(), query.limit);
   return { items: page.rows.map((row) => view(row, held, now)), next: page.next };

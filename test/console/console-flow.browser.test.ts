@@ -132,6 +132,8 @@ describe('a team admin in the console', () => {
     await page.getByRole('link', { name: 'Deliveries' }).click();
     await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
     await page.locator('.badge.delivered').first().waitFor();
+    // Each event is one row, its attempts folded under it.
+    await page.locator('tbody details.attempts summary').first().click();
     await page.getByRole('button', { name: /^Details of attempt 1 of ping/ }).click();
     await page.getByRole('heading', { name: 'Request headers' }).waitFor();
     expect(await page.locator('#delivery-detail').innerText()).toContain('x-service-signature');
@@ -139,7 +141,7 @@ describe('a team admin in the console', () => {
     await page.getByRole('status').filter({ hasText: 'Sent again as attempt 2' }).waitFor();
     await receiver.waitFor(2);
     // The list refreshes itself until the new attempt is delivered.
-    await eventually('the resent attempt shows as delivered', async () => ((await page.locator('.badge.delivered').count()) === 2 ? true : undefined));
+    await eventually('the resent attempt shows as delivered', async () => ((await page.locator('tbody li.attempt .badge.delivered').count()) === 2 ? true : undefined));
     await screenshot(page, '04-deliveries');
   });
 
@@ -208,10 +210,11 @@ describe('a team admin in the console', () => {
     await page.getByRole('link', { name: 'Deliveries' }).click();
     await page.getByLabel('Status').selectOption('failed');
     await eventually('only the failed attempt (the 410) is listed', async () => {
-      const badges = await page.locator('tbody .badge').allInnerTexts();
+      const badges = await page.locator('tbody li.attempt .badge').allTextContents();
       return badges.length === 1 && badges[0] === 'failed' ? true : undefined;
     });
-    expect(await page.locator('tbody').innerText()).toContain('410');
+    // The answer is in the event's folded attempts.
+    expect(await page.locator('tbody').textContent()).toContain('410');
   });
 
   it("refuses an endpoint past the team's limit, saying so in words", async () => {
@@ -249,11 +252,11 @@ describe('a team admin in the console', () => {
       await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
       await held.arrived;
       // The ping is being sent and the receiver has not answered: the list shows it in flight.
-      await page.locator('tbody .badge.sending').waitFor();
+      await page.locator('tbody .badge.latest.sending').waitFor();
       expect(await page.locator('tbody .badge.delivered').count()).toBe(0);
       held.release();
       // Nobody reloads or clicks: the list notices the answer by itself.
-      await page.locator('tbody .badge.delivered').waitFor({ timeout: 10_000 });
+      await page.locator('tbody .badge.latest.delivered').waitFor({ timeout: 10_000 });
       await t.admin('DELETE', `/webhook-endpoints/${endpoint.id}`);
     } finally {
       await held.close();

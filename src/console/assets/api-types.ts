@@ -94,6 +94,17 @@ export interface Endpoint {
   created_at: string;
 }
 
+/** An endpoint's health: the last 24 clock hours (the current one and the 23 before), oldest first. */
+export interface EndpointHealth {
+  last_attempt: { status: 'delivered' | 'failed'; sent_at: string } | null;
+  delivered: number;
+  failed: number;
+  success_rate: number | null;
+  consecutive_failures: number;
+  next_retry_at: string | null;
+  hours: { start: string; delivered: number; failed: number }[];
+}
+
 export interface SigningKey {
   signing_key: string;
 }

@@ -1,16 +1,12 @@
-// Webhook endpoints of a team or organization: their status (active, or paused and why), a form that adds
+// Webhook endpoints of a team or organization: their status (active, failing, or paused and why) and health
+// (last delivery, success rate over 24 hours, failures in a row, next retry), a form that adds
 // one (URL, events, description), and each endpoint's menu: edit, ping, reveal and rotate the signing key,
 // pause by hand and resume (optionally redelivering what was missed), delete.
 import { api, query } from './api.js';
-import type { Answer, Endpoint, PausedReason, SigningKey } from './api-types.js';
+import type { Answer, Endpoint, EndpointHealth, SigningKey } from './api-types.js';
 import type { SectionContext } from './context.js';
 import { type Attributes, act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, notice, time } from './dom.js';
-
-const PAUSE_REASONS: Record<PausedReason, string> = {
-  gone: 'the receiver answered 410 Gone',
-  failing: 'nothing but failures for about a day',
-  manual: 'an admin paused it',
-};
+import { healthFacts, statusBadge } from './health.js';
 
 export async function webhooksPage(context: SectionContext): Promise<void> {
   const { main, home } = context;
@@ -22,7 +18,9 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
   async function refresh(): Promise<void> {
     const endpoints = (await api.get<Answer<Endpoint[]>>(`/webhook-endpoints?${homeQuery}`)).data;
     if (endpoints.length === 0) return fill(list, h('p', { class: 'muted' }, 'No endpoints yet.'));
-    fill(list, endpoints.map(endpointCard));
+    // One request per endpoint (a home has at most a few dozen), all at once.
+    const healths = await Promise.all(endpoints.map((e) => api.get<Answer<EndpointHealth>>(`/webhook-endpoints/${e.id}/health`)));
+    fill(list, endpoints.map((endpoint, i) => endpointCard(endpoint, healths[i]!.data)));
   }
 
   function say(text: string): void {
@@ -84,14 +82,11 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
     return form;
   }
 
-  function endpointCard(endpoint: Endpoint): HTMLElement {
+  function endpointCard(endpoint: Endpoint, health: EndpointHealth): HTMLElement {
     const keySlot = h('div');
     const editSlot = h('div');
     const cardErrors = h('div');
-    const status =
-      endpoint.status === 'active'
-        ? h('span', { class: 'badge ok' }, 'Active')
-        : h('span', { class: 'badge paused' }, endpoint.paused_reason ? `Paused: ${PAUSE_REASONS[endpoint.paused_reason]}` : 'Paused');
+    const status = statusBadge(endpoint, health);
     const menuItem = (label: string, handler: () => Promise<void>, attributes: Attributes = {}) => {
       const button = h('button', { type: 'button', ...attributes }, label);
       button.addEventListener('click', async () => {
@@ -155,7 +150,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
       endpoint.description && h('p', {}, endpoint.description),
       h('p', { class: 'muted small' }, 'Events: ', endpoint.events.length ? endpoint.events.join(', ') : 'ping only', ' · added ', time(endpoint.created_at)),
       endpoint.status === 'paused' && h('p', { class: 'small' }, 'Paused ', time(endpoint.paused_at), '. New events are kept as missed until it is resumed.'),
-      h('p', {}, h('a', { href: `#/${home.type}/${home.id}/webhooks/${endpoint.id}` }, 'Deliveries')),
+      healthFacts(endpoint, health),
+      h('p', {}, h('a', { href: `#/${home.type}/${home.id}/webhooks/${endpoint.id}` }, 'Deliveries and health by hour')),
       editSlot,
       keySlot,
       cardErrors,

@@ -22,7 +22,7 @@ import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
 import { AdminGuide, AdminGuideSummary, ApiKey, Organization, Team, User } from './schemas.js';
-import { Attempt, Endpoint, MailEntry } from './webhook-schemas.js';
+import { Attempt, Endpoint, EndpointHealth, MailEntry } from './webhook-schemas.js';
 import { registerTeams } from './teams.js';
 import { registerDeliveries } from './deliveries.js';
 import { registerMail } from './mail.js';
@@ -63,7 +63,7 @@ export interface AdminOptions {
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', routeMethods.learn);
-  for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, Attempt, MailEntry]) {
+  for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {

@@ -2,7 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { attemptPage, resendAttempt } from '../../webhooks/deliveries.js';
-import { Cursor, Nullable, StringEnum } from '../schemas/common.js';
+import { EVENT_TYPES } from '../../domain/events.js';
+import { ProblemError } from '../problem.js';
+import { Cursor, Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';
@@ -14,7 +16,8 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
       config: { sessions: true },
       schema: {
         operationId: 'listDeliveries', summary: 'List an endpoint\'s deliveries',
-        description: "Every attempt to the endpoint, newest first, in keyset pages like GET /v1/guides; `status` filters.",
+        description:
+          'Every attempt to the endpoint, newest first, in keyset pages like GET /v1/guides. `status`, `event_type` and `event_id` filter; `since` and `until` keep the attempts written in that time range (`since` included, `until` not). A cursor is only good for the filters it was given with.',
         tags: ['Deliveries'],
         params: IdParams,
         querystring: Type.Object(
@@ -22,6 +25,10 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
             cursor: Type.Optional(Cursor()),
             status: Type.Optional(StringEnum(ATTEMPT_STATUSES)),
+            event_type: Type.Optional(StringEnum(EVENT_TYPES, { description: 'Only attempts of events of this type' })),
+            event_id: Type.Optional(Uuid({ description: 'Only attempts of this event' })),
+            since: Type.Optional(Timestamp({ description: 'Only attempts written at or after this time' })),
+            until: Type.Optional(Timestamp({ description: 'Only attempts written before this time; later than `since`' })),
           },
           { additionalProperties: false },
         ),
@@ -35,10 +42,15 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
     async (request) => {
       const endpointId = request.params.id;
       await can.endpoint(request, endpointId);
-      const { cursor, status } = request.query;
-      const binding = { holder: 'admin', filters: [endpointId, status] };
+      const { cursor, status, event_type: eventType } = request.query;
+      const eventId = request.query.event_id?.toLowerCase();
+      // Stored times are RFC 3339 in UTC with milliseconds, compared as text: an offset is converted.
+      const since = request.query.since === undefined ? undefined : new Date(request.query.since).toISOString();
+      const until = request.query.until === undefined ? undefined : new Date(request.query.until).toISOString();
+      if (since !== undefined && until !== undefined && until <= since) throw new ProblemError('invalid_request', "Parameter 'until' must be later than 'since'");
+      const binding = { holder: 'admin', filters: [endpointId, status, eventType, eventId, since, until] };
       return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, (after) =>
-        attemptPage(ctx, { endpointId, status, limit: request.query.limit ?? 50, after }),
+        attemptPage(ctx, { endpointId, status, eventType, eventId, since, until, limit: request.query.limit ?? 50, after }),
       );
     },
   );

@@ -2,6 +2,7 @@
 // the signing key, resume, and ping on demand.
 import { Type } from '@sinclair/typebox';
 import { createEndpoint, deleteEndpoint, type Endpoint, listEndpoints, pingEndpoint, requireEndpoint, rotateSigningKey, updateEndpoint } from '../../webhooks/endpoints.js';
+import { endpointHealth } from '../../webhooks/health.js';
 import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { HomeQuery, IdParams } from './schemas.js';
@@ -69,6 +70,25 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     async (request) => {
       await can.endpoint(request, request.params.id);
       return { data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id)) };
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints/:id/health',
+    {
+      config: { sessions: true },
+      schema: {
+        operationId: 'getWebhookEndpointHealth', summary: 'Read a webhook endpoint\'s health',
+        description:
+          'How the endpoint has been doing: its last sent attempt, the attempts delivered and failed in the current hour and the 23 before it (in total, as a success rate, and hour by hour), its failures since the last delivery, and when its next automatic retry is due. Why it is paused is on the endpoint.',
+        tags: TAGS,
+        params: IdParams,
+        response: respond(200, 'The endpoint\'s health', Type.Object({ data: Type.Ref('AdminEndpointHealth') })),
+      },
+    },
+    async (request) => {
+      await can.endpoint(request, request.params.id);
+      return { data: await endpointHealth(ctx, request.params.id) };
     },
   );
 

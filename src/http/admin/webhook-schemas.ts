@@ -65,6 +65,35 @@ export const Attempt = Type.Object(
   { $id: 'AdminDeliveryAttempt', additionalProperties: false },
 );
 
+const HealthHour = Type.Object(
+  {
+    start: Timestamp({ description: 'The start of the hour (UTC)' }),
+    delivered: Type.Integer({ minimum: 0, description: 'Attempts sent in this hour that were delivered' }),
+    failed: Type.Integer({ minimum: 0, description: 'Attempts sent in this hour that failed' }),
+  },
+  { additionalProperties: false },
+);
+
+export const EndpointHealth = Type.Object(
+  {
+    endpoint_id: Uuid(),
+    last_attempt: Nullable(
+      Type.Object(
+        { status: StringEnum(['delivered', 'failed'] as const), sent_at: Timestamp() },
+        { additionalProperties: false, description: 'The newest attempt that was sent; null before the first' },
+      ),
+    ),
+    since: Timestamp({ description: 'The start of the window: the current hour (UTC) and the 23 before it' }),
+    delivered: Type.Integer({ minimum: 0, description: 'Attempts sent since `since` that were delivered' }),
+    failed: Type.Integer({ minimum: 0, description: 'Attempts sent since `since` that failed' }),
+    success_rate: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'delivered / (delivered + failed); null when nothing was sent in the window' })),
+    consecutive_failures: Type.Integer({ minimum: 0, description: 'Failed attempts since the last delivered one' }),
+    next_retry_at: Nullable(Timestamp({ description: 'When the earliest automatic retry still waiting is due; null when none waits' })),
+    hours: Type.Array(HealthHour, { minItems: 24, maxItems: 24, description: 'The window hour by hour, oldest first' }),
+  },
+  { $id: 'AdminEndpointHealth', additionalProperties: false },
+);
+
 export const MailEntry = Type.Object(
   {
     id: Uuid(),

@@ -1,0 +1,204 @@
+// Issue 14, console item 7: the Deliveries list grouped by event, in a real browser at desktop and at
+// phone width. One row per event with its attempts folded under it; only the newest attempt's retry is
+// shown (a later attempt supersedes an earlier one's); a missed attempt shows no (future) time; "Send
+// again" is not offered while the endpoint is paused; filters by status, event type and time range, and a
+// search by event id. The service's clock (TestClock) is moved instead of waiting for retries.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuide, type TestService } from '../support/service.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { eventually } from '../support/waiting.js';
+import { allAttempts, attemptsOf } from '../support/webhooks.js';
+import { consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
+import { mailedLinkToken, requestLink } from './sessions.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+let browser: Browser;
+let t: TestService;
+let baseUrl: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  ({ t, baseUrl } = await startListeningService({ WEBHOOK_RETRY_DELAYS: '1h,1h', WEBHOOK_TIMEOUT_MS: '2000' }));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const widths = [
+  { label: 'desktop', suffix: '', viewport: { width: 1280, height: 860 } },
+  { label: 'phone', suffix: '-phone', viewport: { width: 375, height: 812 } },
+] as const;
+
+describe.each(widths)('the Deliveries list by event at $label width (issue 14 item 7)', ({ label, suffix, viewport }) => {
+  let page: Page;
+  let receiver: Receiver;
+  const world: Record<string, any> = {};
+  const listUrl = (query = '') => `${baseUrl}/console/#/team/${world.team.id}/webhooks/${world.endpoint.id}${query}`;
+  const row = (eventId: string) => page.locator('tbody tr').filter({ has: page.locator(`code[title="${eventId}"]`) });
+
+  /** Waits until the event has `n` attempts and the n-th is `status`. */
+  async function attemptN(n: number, status: string): Promise<any[]> {
+    return eventually(`attempt ${n} of the guide.created event to be ${status}`, async () => {
+      const attempts = await attemptsOf(t, world.endpoint.id, world.eventId);
+      return attempts.length === n && attempts[n - 1].status === status ? attempts : undefined;
+    });
+  }
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world.team = await t.admin('POST', '/teams', { name: `Deliveries ${label}` });
+    const email = `deliveries-${label}@example.com`;
+    world.user = await t.admin('POST', '/users', { email, name: `Deliveries ${label}` });
+    await t.admin('PUT', `/teams/${world.team.id}/members/${world.user.id}`, { role: 'ADMIN' });
+    world.endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: world.team.id }, url: `${receiver.url}/${label}`, events: ['guide.created'] });
+    world.ping = await eventually('the ping to be delivered', async () => (await allAttempts(t, world.endpoint.id)).find((a) => a.event_type === 'ping' && a.status === 'delivered'));
+    // An hour later a guide.created fails; its retry waits an hour.
+    t.clock.advance(HOUR);
+    receiver.answer = { status: 500 };
+    await createGuide(t, world.team.id);
+    world.eventId = await eventually('the guide.created event', async () => (await allAttempts(t, world.endpoint.id)).find((a) => a.event_type === 'guide.created')?.event_id);
+    await attemptN(2, 'scheduled');
+
+    page = await consolePage(browser, viewport);
+    page.setDefaultTimeout(8000);
+    expect((await requestLink(t, email)).statusCode).toBe(202);
+    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
+    await page.getByRole('heading', { name: /API keys/ }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await page?.context().close();
+    await receiver?.close();
+  });
+
+  it("shows one row per event with its attempts folded under it, and clears an attempt's next retry once a later attempt supersedes it", async () => {
+    await page.goto(listUrl());
+    await row(world.eventId).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    let attempts = await attemptN(2, 'scheduled');
+    // The retry is waiting: the event's next retry is its due time, which is the first attempt's next_attempt_at.
+    expect(await row(world.eventId).locator('td[data-label="Next retry"] time').getAttribute('datetime')).toBe(attempts[1].due_at);
+    expect(attempts[0].next_attempt_at).toBe(attempts[1].due_at);
+
+    // The retry is sent and fails too: the event shows the third attempt's time, not the second's.
+    t.clock.advance(HOUR + MINUTE);
+    t.service.ctx.outbox.wake();
+    attempts = await attemptN(3, 'scheduled');
+    expect(attempts[1].next_attempt_at).not.toBeNull();
+    await page.reload();
+    const fold = row(world.eventId).locator('details.attempts');
+    await fold.locator('summary').click();
+    const items = fold.locator('li.attempt');
+    expect(await items.count()).toBe(3);
+    expect(await items.nth(0).innerText()).toContain('Attempt 1');
+    expect(await items.nth(1).innerText()).toContain('failed');
+    expect(await row(world.eventId).locator('td[data-label="Next retry"] time').getAttribute('datetime')).toBe(attempts[2].due_at);
+    // No superseded retry time is shown anywhere in the list.
+    const shown = await page.locator('tbody time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')));
+    expect(shown).not.toContain(attempts[0].next_attempt_at);
+    // The ping's row, delivered, has no retry.
+    expect(await row(world.ping.event_id).locator('td[data-label="Next retry"]').innerText()).toBe('—');
+    await screenshot(page, `21-deliveries-by-event${suffix}`);
+
+    // The last attempt fails, with no retry after it: nothing is due any more.
+    t.clock.advance(HOUR + MINUTE);
+    t.service.ctx.outbox.wake();
+    attempts = await attemptN(3, 'failed');
+    expect(attempts[2].next_attempt_at).toBeNull();
+    await page.reload();
+    await row(world.eventId).locator('.badge.latest.failed').waitFor();
+    expect(await row(world.eventId).locator('td[data-label="Next retry"]').innerText()).toBe('—');
+  });
+
+  it('filters by status, event type and time range, and finds an event by its id', async () => {
+    await page.goto(listUrl());
+    await row(world.eventId).waitFor();
+    await page.getByLabel('Event type', { exact: true }).selectOption('ping');
+    await eventually('only the ping', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.ping.event_id).count()) === 1 ? true : undefined));
+    expect(page.url()).toContain('event_type=ping');
+
+    await page.goto(listUrl('?status=failed'));
+    await row(world.eventId).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('failed');
+
+    // A time range, in the reader's local time: from the minute the guide.created event was written.
+    const first = (await attemptsOf(t, world.endpoint.id, world.eventId))[0];
+    const localMinute = await page.evaluate((iso: string) => {
+      const d = new Date(iso);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    }, first.created_at);
+    await page.goto(listUrl());
+    await row(world.eventId).waitFor();
+    await page.getByLabel('From', { exact: true }).fill(localMinute);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually('only the guide.created event', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.eventId).count()) === 1 ? true : undefined));
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill(localMinute);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually('only the ping', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.ping.event_id).count()) === 1 ? true : undefined));
+
+    // By event id: a whole id finds the event; anything else is refused beside the field.
+    await page.goto(listUrl());
+    await row(world.eventId).waitFor();
+    const search = page.getByLabel('Event id', { exact: true });
+    await search.fill(world.eventId.slice(0, 8));
+    await search.press('Enter');
+    const message = page.locator('.field-error');
+    await message.waitFor();
+    expect(await message.innerText()).toContain('must be a whole event id');
+    expect(await search.getAttribute('aria-invalid')).toBe('true');
+    await search.fill(world.eventId);
+    await search.press('Enter');
+    await eventually('only the searched event', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.eventId).count()) === 1 ? true : undefined));
+    await page.getByRole('link', { name: 'Clear filters' }).waitFor();
+    await screenshot(page, `22-deliveries-filtered${suffix}`);
+  });
+
+  it('offers no "Send again" while the endpoint is paused, and shows a missed attempt without a future time', async () => {
+    // A new event fails; its retry is due in an hour. Pausing marks that retry missed: it keeps its due time.
+    await createGuide(t, world.team.id, { title: 'Second guide' });
+    // Three failures in a row opened the endpoint's breaker: its next attempt waits (decisions, "The breaker").
+    t.clock.advance(HOUR);
+    t.service.ctx.outbox.wake();
+    const second = await eventually('the second guide.created retry', async () => {
+      const attempts = (await allAttempts(t, world.endpoint.id)).filter((a) => a.event_type === 'guide.created' && a.event_id !== world.eventId);
+      return attempts.length === 2 && attempts.some((a) => a.status === 'scheduled') ? attempts : undefined;
+    });
+    await t.admin('POST', `/webhook-endpoints/${world.endpoint.id}/pause`);
+    const missed = (await attemptsOf(t, world.endpoint.id, second[0].event_id))[1];
+    expect(missed.status).toBe('missed');
+    expect(Date.parse(missed.due_at)).toBeGreaterThan(t.clock.now().getTime());
+
+    await page.goto(listUrl());
+    const secondRow = row(missed.event_id);
+    await secondRow.waitFor();
+    await page.getByText('The endpoint is paused: resume it to send deliveries again.').waitFor();
+    expect(await page.getByRole('button', { name: /again$/ }).count()).toBe(0);
+    expect(await secondRow.locator('.badge.latest').innerText()).toBe('missed');
+    expect(await secondRow.locator('td[data-label="Time"]').innerText()).toBe('not sent');
+    expect(await secondRow.locator('td[data-label="Next retry"]').innerText()).toBe('—');
+    await secondRow.locator('details.attempts summary').click();
+    const missedItem = secondRow.locator('li.attempt').nth(1);
+    expect(await missedItem.innerText()).toContain('not sent');
+    expect(await missedItem.locator('time').count()).toBe(0);
+    // No time anywhere in the list lies ahead of the service's clock.
+    const now = t.clock.now().getTime();
+    const shown = await page.locator('tbody time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')!));
+    expect(shown.filter((iso) => Date.parse(iso) > now)).toEqual([]);
+    await screenshot(page, `23-deliveries-paused${suffix}`);
+
+    // Resumed, "Send again" is offered again, one per event.
+    receiver.answer = { status: 200 };
+    await t.admin('POST', `/webhook-endpoints/${world.endpoint.id}/resume`, { redeliver_missed: false });
+    await page.reload();
+    await secondRow.waitFor();
+    expect(await page.getByRole('button', { name: /again$/ }).count()).toBe(await page.locator('tbody tr').count());
+  });
+});
