@@ -19,12 +19,33 @@ function markHeadersRequired(document: any): any {
   return document;
 }
 
-export async function registerOpenApiDocument(app: FastifyInstance, openapi: OpenApiInfo): Promise<void> {
+/** An answer recorded from a real run, by operationId: shown in the document as its success's example. */
+export interface RecordedExample {
+  request: string;
+  status: number;
+  body: unknown;
+}
+
+/** Each recorded answer becomes the example of its operation's response. */
+function addExamples(document: any, examples: Record<string, RecordedExample>): any {
+  for (const item of Object.values<any>(document.paths ?? {})) {
+    for (const operation of Object.values<any>(item)) {
+      const recorded = examples[operation.operationId];
+      const media = recorded && operation.responses?.[recorded.status]?.content?.['application/json'];
+      if (media) media.example = recorded.body;
+      if (recorded) operation['x-request-example'] = recorded.request;
+    }
+  }
+  return document;
+}
+
+export async function registerOpenApiDocument(app: FastifyInstance, openapi: OpenApiInfo, examples: Record<string, RecordedExample> = {}): Promise<void> {
   await app.register(fastifySwagger, {
     // Whoever runs the service answers for it (no public license to name: redocly.yaml).
     openapi: { openapi: '3.1.0', ...openapi, info: { contact: { name: 'API support' }, ...openapi.info } as OpenApiInfo['info'] },
     hideUntagged: true,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transformObject: (documentObject) => markHeadersRequired('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+    transformObject: (documentObject) =>
+      addExamples(markHeadersRequired('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject), examples),
   });
 }

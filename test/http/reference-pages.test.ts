@@ -1,11 +1,12 @@
 // The reference pages (issue 14, item 3): /docs for v1 and /admin/v1/docs for the management API, each
-// with how to authenticate, every operation with a curl command, and for v1 the limits, paging and the
+// with how to authenticate, every operation with a curl command (v1: and its answer, from a real run), and for v1 the limits, paging and the
 // webhook events with example bodies. The paging walkthrough runs as printed.
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/domain/events.js';
+import { V1_EXAMPLES } from '../../src/http/docs/v1-examples.js';
 import { ADMIN_TOKEN, createGuide, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
@@ -31,9 +32,12 @@ describe('the v1 reference at /docs', () => {
 
   it('shows a curl command for every operation, and every webhook event with an example body', () => {
     const blocks = codeBlocks(v1Page);
-    for (const path of ['/auth/verify', '/guides', '/guides/<guideId>', '/teams', '/members?team_id=<team_id>']) {
-      expect(blocks.some((block) => block.startsWith(`curl "http://api.test/v1${path}"`)), path).toBe(true);
+    // Each v1 operation shows the request and answer recorded from a real run (test/http/reference-examples.test.ts).
+    for (const example of Object.values(V1_EXAMPLES)) {
+      expect(blocks.some((block) => block.startsWith(`curl "http://api.test/v1${example.request}"`)), example.request).toBe(true);
+      expect(blocks).toContain(JSON.stringify(example.body, null, 2));
     }
+    expect(v1Page.match(/from a real run/g)).toHaveLength(Object.keys(V1_EXAMPLES).length);
     for (const type of EVENT_TYPES) {
       expect(v1Page).toContain(`id="event-${type}"`);
       expect(blocks.some((block) => block.includes(`"type": "${type}"`)), type).toBe(true);

@@ -40,16 +40,27 @@ function fieldsTable(schema: Json): string {
 }
 
 /** A curl command for the operation: its path parameters as placeholders, its body's required fields. */
-function curlSample(method: string, url: string, operation: Json, credential: string): string {
+function curlSample(method: string, baseUrl: string, path: string, operation: Json, credential: string): string {
+  const url = `${baseUrl}${path}`;
   const query = (operation.parameters ?? [])
     .filter((p: Json) => p.in === 'query' && p.required)
     .map((p: Json) => `${p.name}=<${p.name}>`)
     .join('&');
   const body = operation.requestBody?.content?.['application/json']?.schema;
   const fields = body?.required?.length ? `{${body.required.map((name: string) => `"${name}": …`).join(', ')}}` : null;
-  const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url.replace(/\{(\w+)\}/g, '<$1>')}${query ? `?${query}` : ''}"`, `  -H "Authorization: Bearer ${credential}"`];
+  // A request recorded from a real run (its real ids) is shown as it was made.
+  const target = typeof operation['x-request-example'] === 'string' ? `${baseUrl}${operation['x-request-example']}` : `${url.replace(/\{(\w+)\}/g, '<$1>')}${query ? `?${query}` : ''}`;
+  const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${target}"`, `  -H "Authorization: Bearer ${credential}"`];
   if (fields) lines.push(`  -H 'content-type: application/json' -d '${fields}'`);
   return lines.join(' \\\n');
+}
+
+/** The answer recorded from a real run for the operation, if there is one. */
+function exampleAnswer(operation: Json): string {
+  const success = Object.entries<Json>(operation.responses ?? {}).find(([, response]) => response.content?.['application/json']?.example !== undefined);
+  if (!success) return '';
+  const [status, response] = success;
+  return `<p>Answer (${escapeHtml(status)}, from a real run):</p><pre><code>${escapeHtml(JSON.stringify(response.content['application/json'].example, null, 2))}</code></pre>`;
 }
 
 function bodyTable(operation: Json): string {
@@ -81,7 +92,8 @@ function operationSection(method: string, path: string, operation: Json, page: P
 <p>${prose(operation.summary)}</p><p>${prose(operation.description ?? '')}</p>
 ${parameters.length ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th></th><th>Rules</th></tr></thead><tbody>${parameterRows}</tbody></table>` : '<p>No parameters.</p>'}
 ${bodyTable(operation)}
-<pre><code>${escapeHtml(curlSample(method, `${page.baseUrl}${path}`, operation, page.credential))}</code></pre>
+<pre><code>${escapeHtml(curlSample(method, page.baseUrl, path, operation, page.credential))}</code></pre>
+${exampleAnswer(operation)}
 <ul class="responses">${responses}</ul></section>`;
 }
 

@@ -9,6 +9,7 @@ import type { RequestRateLimit } from '../rate-limit.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
 import { Problem } from '../schemas/common.js';
+import { V1_EXAMPLES } from '../docs/v1-examples.js';
 import { webhooksSection } from '../schemas/events.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
@@ -83,7 +84,7 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
       { name: 'Webhooks', description: 'What the service POSTs to the webhook endpoints admins register: one signed JSON event per delivery' },
     ],
     webhooks: webhooksSection(ctx.settings.appUrl),
-  });
+  }, V1_EXAMPLES);
 
   // Admission runs first for every /v1 request, known or not. An unknown path is then 404 and another
   // method on a known path 405 (decisions §4), both answered before any body is read.
