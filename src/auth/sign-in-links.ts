@@ -20,7 +20,10 @@ export type LinkRequest = { outcome: 'sent'; link: string } | { outcome: 'unknow
 /** Queues a sign-in e-mail for the user with this address, in the transaction that records the link. */
 export async function requestSignInLink(ctx: DomainContext, email: string): Promise<LinkRequest> {
   return transact(ctx, async (trx) => {
-    const user = await trx.selectFrom('users').select(['id', 'email']).where('email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+    const byEmail = trx.selectFrom('users').select(['id', 'email']).where('email_key', '=', email.trim().toLowerCase());
+    // Requests for one address are recorded after their answers, side by side: the user's row is held
+    // until commit so that they count each other's links (SQLite runs one writer at a time anyway).
+    const user = await (ctx.dialect === 'postgres' ? byEmail.forUpdate() : byEmail).executeTakeFirst();
     if (!user) return { outcome: 'unknown_address' };
     const now = ctx.clock.now();
     await trx.deleteFrom('sign_in_links').where('expires_at', '<', timestamp(new Date(now.getTime() - THROTTLE_WINDOW_MS))).execute();

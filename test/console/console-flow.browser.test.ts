@@ -175,6 +175,8 @@ describe('a team admin in the console', () => {
     await receiver.waitFor(4);
     await eventually('the endpoint is paused', async () => {
       await page.reload();
+      // The list (and each endpoint's health) loads after the page does: read it once it is there.
+      await page.getByText('Loading endpoints…').waitFor({ state: 'detached' });
       return (await page.getByText('Paused: the receiver answered 410 Gone').count()) === 1 ? true : undefined;
     });
     await screenshot(page, '06-webhooks-paused');

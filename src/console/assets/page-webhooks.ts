@@ -23,6 +23,7 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
     fill(list, endpoints.map((endpoint, i) => endpointCard(endpoint, healths[i]!.data)));
   }
 
+  /** After a change, once the list shows it: a message must not stand beside what it says has changed before it has. */
   function say(text: string): void {
     fill(messages, notice(text));
   }
@@ -68,8 +69,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
           events: fields.events(),
           description: fields.description.value === '' ? null : fields.description.value,
         });
-        say('The endpoint was saved.');
         await refresh();
+        say('The endpoint was saved.');
       },
       h('h3', {}, 'Edit endpoint'),
       formErrors,
@@ -113,8 +114,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
               const question = `Pause ${endpoint.url}? Nothing is sent to it until it is resumed; new events are kept as missed.`;
               if (!(await confirmAction(question, 'Pause endpoint'))) return;
               await api.post(`/webhook-endpoints/${endpoint.id}/pause`);
-              say('The endpoint is paused.');
               await refresh();
+              say('The endpoint is paused.');
             }),
         menuItem('Send ping', async () => {
           await api.post(`/webhook-endpoints/${endpoint.id}/ping`);
@@ -136,8 +137,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
           async () => {
             if (!(await confirmAction(`Delete the endpoint ${endpoint.url}? Its deliveries are deleted too.`, 'Delete endpoint'))) return;
             await api.del(`/webhook-endpoints/${endpoint.id}`);
-            say('The endpoint was deleted.');
             await refresh();
+            say('The endpoint was deleted.');
           },
           { class: 'danger-text' },
         ),
@@ -177,8 +178,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
     dialog.remove();
     if (choice !== 'resume') return;
     await api.post(`/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: redeliver.checked });
-    say(redeliver.checked ? 'The endpoint is active again; missed events are being redelivered.' : 'The endpoint is active again.');
     await refresh();
+    say(redeliver.checked ? 'The endpoint is active again; missed events are being redelivered.' : 'The endpoint is active again.');
   }
 
   const fields = endpointFields('endpoint', null);
@@ -194,9 +195,9 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
         events: fields.events(),
         ...(fields.description.value ? { description: fields.description.value } : {}),
       });
-      say('Endpoint added; a ping is on its way to it.');
       form.reset();
       await refresh();
+      say('Endpoint added; a ping is on its way to it.');
     },
     h('h2', {}, 'Add an endpoint'),
     fields.elements,
