@@ -21,8 +21,12 @@ function markHeadersRequired(document: any): any {
 
 /** An answer recorded from a real run, by operationId: shown in the document as its success's example. */
 export interface RecordedExample {
+  /** The path and query asked, under the interface's base URL. */
   request: string;
+  /** The request's JSON body, if it had one. */
+  requestBody?: unknown;
   status: number;
+  /** The answer's body; null when it had none. */
   body: unknown;
 }
 
@@ -33,7 +37,7 @@ function addExamples(document: any, examples: Record<string, RecordedExample>): 
       const recorded = examples[operation.operationId];
       const media = recorded && operation.responses?.[recorded.status]?.content?.['application/json'];
       if (media) media.example = recorded.body;
-      if (recorded) operation['x-request-example'] = recorded.request;
+      if (recorded) operation['x-request-example'] = { path: recorded.request, body: recorded.requestBody, status: recorded.status };
     }
   }
   return document;

@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
+import { ADMIN_EXAMPLES } from '../docs/admin-examples.js';
 import { adminGuide } from '../docs/reference-guides.js';
 import { renderReferencePage } from '../docs/reference-page.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
@@ -81,7 +82,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
       { name: 'Deliveries', description: 'Every delivery attempt, and sending one again' },
       { name: 'Mail', description: 'The mail outbox' },
     ],
-  });
+  }, ADMIN_EXAMPLES);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The management API's reference, for whoever may call it (the operator, or a signed-in person).
   let referencePage: string | null = null;

@@ -48,19 +48,22 @@ function curlSample(method: string, baseUrl: string, path: string, operation: Js
     .join('&');
   const body = operation.requestBody?.content?.['application/json']?.schema;
   const fields = body?.required?.length ? `{${body.required.map((name: string) => `"${name}": …`).join(', ')}}` : null;
-  // A request recorded from a real run (its real ids) is shown as it was made.
-  const target = typeof operation['x-request-example'] === 'string' ? `${baseUrl}${operation['x-request-example']}` : `${url.replace(/\{(\w+)\}/g, '<$1>')}${query ? `?${query}` : ''}`;
+  // A request recorded from a real run (its real ids and body) is shown as it was made.
+  const recorded = operation['x-request-example'] as { path: string; body?: unknown } | undefined;
+  const target = recorded ? `${baseUrl}${recorded.path}` : `${url.replace(/\{(\w+)\}/g, '<$1>')}${query ? `?${query}` : ''}`;
   const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${target}"`, `  -H "Authorization: Bearer ${credential}"`];
-  if (fields) lines.push(`  -H 'content-type: application/json' -d '${fields}'`);
+  const sent = recorded ? (recorded.body === undefined ? null : JSON.stringify(recorded.body)) : fields;
+  if (sent) lines.push(`  -H 'content-type: application/json' -d '${sent}'`);
   return lines.join(' \\\n');
 }
 
 /** The answer recorded from a real run for the operation, if there is one. */
 function exampleAnswer(operation: Json): string {
-  const success = Object.entries<Json>(operation.responses ?? {}).find(([, response]) => response.content?.['application/json']?.example !== undefined);
-  if (!success) return '';
-  const [status, response] = success;
-  return `<p>Answer (${escapeHtml(status)}, from a real run):</p><pre><code>${escapeHtml(JSON.stringify(response.content['application/json'].example, null, 2))}</code></pre>`;
+  const recorded = operation['x-request-example'] as { status: number } | undefined;
+  if (!recorded) return '';
+  const example = operation.responses?.[recorded.status]?.content?.['application/json']?.example;
+  if (example === undefined) return `<p>Answer: ${escapeHtml(recorded.status)}, no body (from a real run).</p>`;
+  return `<p>Answer (${escapeHtml(recorded.status)}, from a real run):</p><pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>`;
 }
 
 function bodyTable(operation: Json): string {

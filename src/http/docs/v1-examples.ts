@@ -7,18 +7,18 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "2f4e3d39-12bf-4d05-8019-026572fb6ef4",
+        "id": "13299b26-954b-481b-80a2-49b0a4c45e9e",
         "name": "Help center sync",
         "home": {
           "type": "organization",
-          "id": "9e066c21-fca4-412c-a04b-af28f32a5359"
+          "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f"
         },
         "scopes": [
           "guides:read",
           "teams:read",
           "members:read"
         ],
-        "expires_at": null
+        "expires_at": "2027-02-23T15:57:05.595Z"
       }
     }
   },
@@ -28,11 +28,11 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "bf26a7b9-f2bf-45fd-b590-61bd5a620045",
-          "team_id": "acb97de6-975b-4324-9429-d963c0068d35",
-          "created_at": "2026-11-25T15:31:41.848Z",
-          "updated_at": "2026-11-25T15:31:41.848Z",
-          "title": "Reset a customer password",
+          "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
+          "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+          "created_at": "2026-11-25T15:57:05.538Z",
+          "updated_at": "2026-11-25T15:57:05.552Z",
+          "title": "Reset a customer’s password",
           "description": "For support agents.",
           "owner_name": "Ana Lima",
           "icon_url": null,
@@ -41,7 +41,7 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
           "locked": false
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNTozMTo0MS44NDhafGJmMjZhN2I5LWYyYmYtNDVmZC1iNTkwLTYxYmQ1YTYyMDA0NQ.hYxayoht5fz5miOqFc3g0w"
+      "next_cursor": "MjAyNi0xMS0yNVQxNTo1NzowNS41MzhafDhiOTRhZWEwLTc1ZTUtNDcwNy04ZTVlLWM0MWVlNzAxZGE0Mg.bHNIIwLnSbUHyRHoHJ7dew"
     }
   },
   "getGuide": {
@@ -49,11 +49,11 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "bf26a7b9-f2bf-45fd-b590-61bd5a620045",
-        "team_id": "acb97de6-975b-4324-9429-d963c0068d35",
-        "created_at": "2026-11-25T15:31:41.848Z",
-        "updated_at": "2026-11-25T15:31:41.848Z",
-        "title": "Reset a customer password",
+        "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
+        "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+        "created_at": "2026-11-25T15:57:05.538Z",
+        "updated_at": "2026-11-25T15:57:05.552Z",
+        "title": "Reset a customer’s password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
         "icon_url": null,
@@ -66,9 +66,9 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
         "thumbnail_url": null,
         "tags": null,
         "folder_id": null,
-        "is_public": false,
-        "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
-        "brand_color": "#1A2B3C",
+        "is_public": true,
+        "markdown_body": "# Reset a customer’s password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
+        "brand_color": "#0B5FFF",
         "notice": null
       }
     }
@@ -79,25 +79,30 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "acb97de6-975b-4324-9429-d963c0068d35",
+          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
           "name": "Customer Support",
+          "role": null
+        },
+        {
+          "id": "63569d5e-7eed-4293-a108-1760277b35fa",
+          "name": "Onboarding",
           "role": null
         }
       ]
     }
   },
   "listMembers": {
-    "request": "/members?team_id=acb97de6-975b-4324-9429-d963c0068d35",
+    "request": "/members?team_id=b8ba4296-ee04-41cd-abd6-2453a17da6d4",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "5f8d13ca-ca48-4207-b581-b911cbbf977d",
+          "id": "d52c5217-b438-4e98-a166-b4363786a60e",
           "name": "Ana Lima",
           "email": "ana@example.com",
           "avatar_url": null,
           "role": "EDITOR",
-          "joined_at": "2026-11-25T15:31:41.794Z"
+          "joined_at": "2026-11-25T15:57:05.472Z"
         }
       ]
     }
