@@ -36,6 +36,8 @@ export interface Config {
   readCache: boolean;
   /** Connections of one client address served at once (src/http/connection-limits.ts); 0: no limit. */
   connectionsPerAddress: number;
+  /** Bearer token of GET /metrics (docs/monitoring.md); null: no /metrics (404) and nothing measured. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -129,6 +131,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== null && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
   }
+  const metricsToken = read(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^\S{16,}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters long, without spaces');
+  }
   const redisUrl = read(env, 'REDIS_URL') ?? null;
   if (redisUrl !== null) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
   const smtpUrl = read(env, 'SMTP_URL') ?? null;
@@ -162,5 +168,6 @@ export function loadConfig(env: Env = process.env): Config {
     readCache: boolean(env, 'READ_CACHE', true),
     // Behind a proxy every connection comes from the proxy, which limits each client itself (docs/deploy.md).
     connectionsPerAddress: integer(env, 'CONNECTIONS_PER_ADDRESS', proxy === false ? DEFAULT_CONNECTIONS_PER_ADDRESS : 0, 0, 100_000),
+    metricsToken,
   };
 }

@@ -20,6 +20,7 @@ import { loggedRequest } from './http/logged-request.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
+import { type OpenedMetrics, openMetrics } from './metrics/open-metrics.js';
 import type { Resolver } from './webhooks/network-guard.js';
 import { WebhookMaintenance } from './webhooks/maintenance.js';
 import { type Transport, WebhookSender } from './webhooks/sender.js';
@@ -32,6 +33,8 @@ export interface Service {
   worker: DeliveryWorker | null;
   adminToken: string;
   adminTokenGenerated: boolean;
+  /** The metrics, with METRICS_TOKEN set (docs/monitoring.md). */
+  metrics?: OpenedMetrics;
   /** Stops taking requests, finishes requests and deliveries in flight, releases claims, closes the store. */
   close(): Promise<void>;
 }
@@ -117,6 +120,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cursorSecret: await serviceSecret(store.db, 'cursor_hmac_key'),
       outbox: { wake: () => (worker?.wake(), maintenance?.wake()) },
     };
+    const metrics = openMetrics(config, { store, clock: ctx.clock, readCache, log });
+    closers.push(() => metrics?.close());
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
     const rateLimits = await openRateLimit(store, { redisUrl: config.redisUrl, points: config.rateLimitPerMinute, serveApi: config.role !== 'worker' }, log);
     closers.push(() => rateLimits.close());
@@ -132,6 +137,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       serveApi: config.role !== 'worker',
       trustProxy: config.trustProxy,
       logSignInLinks: config.smtpUrl === null,
+      metrics,
     });
 
     // One LISTEN connection on PostgreSQL, for what the workers and the read cache need to hear.
@@ -167,7 +173,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
     if (config.role !== 'api') {
       const sender = options.transport ? null : new WebhookSender({ timeoutMs: config.webhookTimeoutMs, ...endpointPolicy });
-      const mailer = new Mailer(config.smtpUrl, config.mailFrom, log);
+      const mailer = new Mailer(config.smtpUrl, config.mailFrom, log, metrics?.metrics);
       closers.push(() => sender?.close(), () => mailer.close());
       const idleAtMostMs = listener ? () => (listener.connected ? 60_000 : POLL_WITHOUT_LISTENER_MS) : undefined;
       const policy = { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random };
@@ -180,6 +186,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         concurrency: config.webhookConcurrency,
         lanes: options.lanes,
         idleAtMostMs,
+        metrics: metrics?.metrics,
       });
       const upkeep = new WebhookMaintenance(ctx, { mailer, pauseAfterMs: policy.pauseAfterMs, log: log.child({ component: 'maintenance' }), idleAtMostMs });
       worker = deliveryWorker;
@@ -197,6 +204,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       worker,
       adminToken: admin.token,
       adminTokenGenerated: admin.generated,
+      metrics,
       close: async () => {
         // The app first: it stops taking requests and lets those in flight finish.
         await running.close();

@@ -6,6 +6,7 @@ import type { Store } from '../db/database.js';
 import type { DomainContext } from '../domain/context.js';
 import type { EndpointPolicy } from '../webhooks/endpoints.js';
 import { consolePlugin } from '../console/console-plugin.js';
+import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
 import { healthPlugin } from './health.js';
@@ -33,6 +34,8 @@ export interface AppOptions {
   trustProxy: boolean | number | string;
   /** Without SMTP, console sign-in links are also written to the log so that a local start can sign in. */
   logSignInLinks: boolean;
+  /** GET /metrics and the request measurements, with METRICS_TOKEN set (src/metrics). */
+  metrics?: MetricsEndpoint;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -86,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     throw new ProblemError('not_found', 'There is no such path');
   });
 
+  installMetrics(app, options.metrics, publicUrl);
   await app.register(healthPlugin, { store: options.store });
   if (!options.serveApi) return app;
 

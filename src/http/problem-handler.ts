@@ -114,6 +114,7 @@ export function toProblem(error: FastifyError | Error): ProblemError | null {
 }
 
 export function sendProblem(reply: FastifyReply, publicUrl: string, problem: ProblemError): FastifyReply {
+  reply.problemCode = problem.code;
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
   return reply
     .code(problem.status)

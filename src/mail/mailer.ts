@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 const SEND_LEASE_MS = 5 * 60_000;
 const BACK_OFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
@@ -19,6 +20,7 @@ export class Mailer {
     smtpUrl: string | null,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
+    private readonly metrics?: Pick<ServiceMetrics, 'mailSent' | 'mailFailed'>,
   ) {
     // Bounded waits: a mail server that accepts and then stalls must not hold mail up for long.
     this.transport = smtpUrl
@@ -56,7 +58,9 @@ export class Mailer {
           .where('id', '=', mail.id)
           .execute();
         sent++;
+        this.metrics?.mailSent.inc();
       } catch (error) {
+        this.metrics?.mailFailed.inc();
         const backOff = BACK_OFF_MS[mail.send_attempts] ?? BACK_OFF_MS[BACK_OFF_MS.length - 1]!;
         this.log.warn({ err: error, mail_id: mail.id }, 'could not send e-mail; it stays in the outbox and is tried again later');
         await ctx.db

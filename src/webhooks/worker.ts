@@ -14,6 +14,7 @@
 // ready (a minute at most, so that nothing waits on a lost wake-up).
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { extendLease, type Lane, nextReady } from '../domain/delivery-queues.js';
 import { missPending } from '../domain/delivery-attempts.js';
 import { type ClaimedBatch, claimBatches, nextAttempts } from './attempt-claims.js';
@@ -57,6 +58,8 @@ export interface WorkerOptions {
   lanes?: Partial<LaneLimits>;
   /** The longest the worker sleeps without a wake-up; short while it cannot be woken from elsewhere. */
   idleAtMostMs?: () => number;
+  /** Counts each attempt's outcome and observes delivery latency (docs/monitoring.md). */
+  metrics?: Pick<ServiceMetrics, 'observeAttempt'>;
 }
 
 const IDLE_AT_MOST_MS = 60_000;
@@ -218,6 +221,7 @@ export class DeliveryWorker extends WakeableLoop {
         running.sendingSince = now.getTime();
         const outcome = await this.options.transport.send(request);
         running.sendingSince = null;
+        this.options.metrics?.observeAttempt(attempt, outcome, this.ctx.clock.now());
         lastSeq = attempt.seq;
         sent++;
         const recorded = this.outcomes[lane].record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, token: claim.token });

@@ -88,12 +88,14 @@ describe('a webhook URL carries no credentials', () => {
 describe('the request log', () => {
   it('one line per request at info, with the redacted URL, the status and the time', async () => {
     const before = lines.length;
+    await t.service.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    // The probes are not logged at info (issue 15).
     await t.service.app.inject({ method: 'GET', url: '/healthz' });
     await t.service.app.inject({ method: 'GET', url: '/v1/guides?token=secret-value' });
     const written = lines.slice(before).map((line) => JSON.parse(line));
     expect(written).toHaveLength(2);
     expect(written.map((line) => [line.msg, line.level, line.req.method, line.req.url, line.res.statusCode])).toEqual([
-      ['request answered', 30, 'GET', '/healthz', 200],
+      ['request answered', 30, 'GET', '/v1/openapi.json', 200],
       ['request answered', 30, 'GET', '/v1/guides?token=[redacted]', 401],
     ]);
     expect(typeof written[0].responseTime).toBe('number');
