@@ -11,46 +11,46 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-25T15:57:05.413Z",
-        "updated_at": "2026-11-25T15:57:05.413Z"
+        "created_at": "2026-11-25T16:12:38.321Z",
+        "updated_at": "2026-11-25T16:12:38.321Z"
       }
     }
   },
   "getOrganization": {
-    "request": "/organizations/711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
     "status": 200,
     "body": {
       "data": {
-        "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-25T15:57:05.413Z",
-        "updated_at": "2026-11-25T15:57:05.413Z"
+        "created_at": "2026-11-25T16:12:38.321Z",
+        "updated_at": "2026-11-25T16:12:38.321Z"
       }
     }
   },
   "updateOrganization": {
-    "request": "/organizations/711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
     "requestBody": {
       "org_keys_only": false
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-25T15:57:05.413Z",
-        "updated_at": "2026-11-25T15:57:05.433Z"
+        "created_at": "2026-11-25T16:12:38.321Z",
+        "updated_at": "2026-11-25T16:12:38.338Z"
       }
     }
   },
@@ -58,52 +58,52 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "request": "/teams",
     "requestBody": {
       "name": "Customer Support",
-      "organization_id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+      "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
       "brand_color": "#1A2B3C"
     },
     "status": 201,
     "body": {
       "data": {
-        "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
         "name": "Customer Support",
-        "organization_id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+        "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
         "plan": "growth",
         "brand_color": "#1A2B3C",
-        "created_at": "2026-11-25T15:57:05.439Z",
-        "updated_at": "2026-11-25T15:57:05.439Z"
+        "created_at": "2026-11-25T16:12:38.343Z",
+        "updated_at": "2026-11-25T16:12:38.343Z"
       }
     }
   },
   "getTeam": {
-    "request": "/teams/b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb",
     "status": 200,
     "body": {
       "data": {
-        "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
         "name": "Customer Support",
-        "organization_id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+        "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
         "plan": "growth",
         "brand_color": "#1A2B3C",
-        "created_at": "2026-11-25T15:57:05.439Z",
-        "updated_at": "2026-11-25T15:57:05.439Z"
+        "created_at": "2026-11-25T16:12:38.343Z",
+        "updated_at": "2026-11-25T16:12:38.343Z"
       }
     }
   },
   "updateTeam": {
-    "request": "/teams/b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb",
     "requestBody": {
       "brand_color": "#0B5FFF"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
         "name": "Customer Support",
-        "organization_id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+        "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
         "plan": "growth",
         "brand_color": "#0B5FFF",
-        "created_at": "2026-11-25T15:57:05.439Z",
-        "updated_at": "2026-11-25T15:57:05.456Z"
+        "created_at": "2026-11-25T16:12:38.343Z",
+        "updated_at": "2026-11-25T16:12:38.355Z"
       }
     }
   },
@@ -116,82 +116,82 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "d52c5217-b438-4e98-a166-b4363786a60e",
+        "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
         "email": "ana@example.com",
         "name": "Ana Lima",
         "avatar_url": null,
-        "created_at": "2026-11-25T15:57:05.462Z"
+        "created_at": "2026-11-25T16:12:38.360Z"
       }
     }
   },
   "getUser": {
-    "request": "/users/d52c5217-b438-4e98-a166-b4363786a60e",
+    "request": "/users/268a610c-a6b2-4757-b47b-99937f4fa8bc",
     "status": 200,
     "body": {
       "data": {
-        "id": "d52c5217-b438-4e98-a166-b4363786a60e",
+        "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
         "email": "ana@example.com",
         "name": "Ana Lima",
         "avatar_url": null,
-        "created_at": "2026-11-25T15:57:05.462Z"
+        "created_at": "2026-11-25T16:12:38.360Z"
       }
     }
   },
   "putTeamMember": {
-    "request": "/teams/b8ba4296-ee04-41cd-abd6-2453a17da6d4/members/d52c5217-b438-4e98-a166-b4363786a60e",
+    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb/members/268a610c-a6b2-4757-b47b-99937f4fa8bc",
     "requestBody": {
       "role": "EDITOR"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "d52c5217-b438-4e98-a166-b4363786a60e",
+        "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
         "name": "Ana Lima",
         "email": "ana@example.com",
         "avatar_url": null,
         "role": "EDITOR",
-        "joined_at": "2026-11-25T15:57:05.472Z"
+        "joined_at": "2026-11-25T16:12:38.369Z"
       }
     }
   },
   "listTeamMembers": {
-    "request": "/teams/b8ba4296-ee04-41cd-abd6-2453a17da6d4/members",
+    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb/members",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "d52c5217-b438-4e98-a166-b4363786a60e",
+          "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
           "name": "Ana Lima",
           "email": "ana@example.com",
           "avatar_url": null,
           "role": "EDITOR",
-          "joined_at": "2026-11-25T15:57:05.472Z"
+          "joined_at": "2026-11-25T16:12:38.369Z"
         }
       ]
     }
   },
   "addOrganizationAdmin": {
-    "request": "/organizations/711fbd7b-53f1-486b-a2b4-13fb47293f1f/admins/e6d620f7-a759-4016-ac50-808e2ad5c7d4",
+    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7/admins/37387e0c-a3df-4832-88fc-a0488b9db5f3",
     "status": 204,
     "body": null
   },
   "removeOrganizationAdmin": {
-    "request": "/organizations/711fbd7b-53f1-486b-a2b4-13fb47293f1f/admins/e6d620f7-a759-4016-ac50-808e2ad5c7d4",
+    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7/admins/37387e0c-a3df-4832-88fc-a0488b9db5f3",
     "status": 204,
     "body": null
   },
   "removeTeamMember": {
-    "request": "/teams/b8ba4296-ee04-41cd-abd6-2453a17da6d4/members/e6d620f7-a759-4016-ac50-808e2ad5c7d4",
+    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb/members/37387e0c-a3df-4832-88fc-a0488b9db5f3",
     "status": 204,
     "body": null
   },
   "createGuide": {
     "request": "/guides",
     "requestBody": {
-      "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+      "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
       "title": "Reset a customer password",
       "description": "For support agents.",
-      "owner_id": "d52c5217-b438-4e98-a166-b4363786a60e",
+      "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
       "steps": [
         {
           "text": "Open **Settings** → *Security*."
@@ -208,10 +208,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
-        "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
-        "created_at": "2026-11-25T15:57:05.538Z",
-        "updated_at": "2026-11-25T15:57:05.538Z",
+        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
+        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "created_at": "2026-11-25T16:12:38.412Z",
+        "updated_at": "2026-11-25T16:12:38.412Z",
         "title": "Reset a customer password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -229,7 +229,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "d52c5217-b438-4e98-a166-b4363786a60e",
+        "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
         "team_role": null,
         "steps": [
           {
@@ -249,14 +249,14 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "getGuide": {
-    "request": "/guides/8b94aea0-75e5-4707-8e5e-c41ee701da42",
+    "request": "/guides/c254a340-c61d-4193-9207-d000fe9e4f02",
     "status": 200,
     "body": {
       "data": {
-        "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
-        "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
-        "created_at": "2026-11-25T15:57:05.538Z",
-        "updated_at": "2026-11-25T15:57:05.538Z",
+        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
+        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "created_at": "2026-11-25T16:12:38.412Z",
+        "updated_at": "2026-11-25T16:12:38.412Z",
         "title": "Reset a customer password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -274,7 +274,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "d52c5217-b438-4e98-a166-b4363786a60e",
+        "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
         "team_role": null,
         "steps": [
           {
@@ -294,7 +294,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "updateGuide": {
-    "request": "/guides/8b94aea0-75e5-4707-8e5e-c41ee701da42",
+    "request": "/guides/c254a340-c61d-4193-9207-d000fe9e4f02",
     "requestBody": {
       "title": "Reset a customer’s password",
       "is_public": true
@@ -302,10 +302,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
-        "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
-        "created_at": "2026-11-25T15:57:05.538Z",
-        "updated_at": "2026-11-25T15:57:05.552Z",
+        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
+        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "created_at": "2026-11-25T16:12:38.412Z",
+        "updated_at": "2026-11-25T16:12:38.423Z",
         "title": "Reset a customer’s password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -323,7 +323,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer’s password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "d52c5217-b438-4e98-a166-b4363786a60e",
+        "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
         "team_role": null,
         "steps": [
           {
@@ -343,43 +343,43 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listTeamGuides": {
-    "request": "/guides?team_id=b8ba4296-ee04-41cd-abd6-2453a17da6d4&limit=1",
+    "request": "/guides?team_id=56207e27-5e14-483b-848d-5ba5d5d95efb&limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
-          "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+          "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
+          "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
           "title": "Reset a customer’s password",
           "description": "For support agents.",
           "permalink": "reset-a-customer-password",
           "publish_status": "PUBLISHED",
           "is_public": true,
           "processing_state": "finished",
-          "created_at": "2026-11-25T15:57:05.538Z",
-          "updated_at": "2026-11-25T15:57:05.552Z"
+          "created_at": "2026-11-25T16:12:38.412Z",
+          "updated_at": "2026-11-25T16:12:38.423Z"
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNTo1NzowNS41MzhafDhiOTRhZWEwLTc1ZTUtNDcwNy04ZTVlLWM0MWVlNzAxZGE0Mg._VPf9u0LgQC4ghlI1jskYg"
+      "next_cursor": "MjAyNi0xMS0yNVQxNjoxMjozOC40MTJafGMyNTRhMzQwLWM2MWQtNDE5My05MjA3LWQwMDBmZTllNGYwMg._Z7n6dhMROrXW1Anc6SALA"
     }
   },
   "settleGuideProcessing": {
-    "request": "/guides/701fe129-4f78-440e-b58c-18e36c4b584c/processing",
+    "request": "/guides/f96d3afe-72ad-4f86-9355-f7d287682374/processing",
     "requestBody": {
       "outcome": "finished"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "701fe129-4f78-440e-b58c-18e36c4b584c",
-        "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
-        "created_at": "2026-11-25T15:57:05.568Z",
-        "updated_at": "2026-11-25T15:57:05.577Z",
+        "id": "f96d3afe-72ad-4f86-9355-f7d287682374",
+        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "created_at": "2026-11-25T16:12:38.436Z",
+        "updated_at": "2026-11-25T16:12:38.441Z",
         "title": "Imported recording",
         "description": null,
         "owner_name": null,
         "icon_url": null,
-        "permalink": "imported-recording-afhcug5b",
+        "permalink": "imported-recording-2tswxzbd",
         "publish_status": "DRAFT",
         "locked": false,
         "language": "en",
@@ -412,22 +412,22 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "moveGuide": {
-    "request": "/guides/701fe129-4f78-440e-b58c-18e36c4b584c/move",
+    "request": "/guides/f96d3afe-72ad-4f86-9355-f7d287682374/move",
     "requestBody": {
-      "team_id": "63569d5e-7eed-4293-a108-1760277b35fa"
+      "team_id": "b4cb18d2-24d2-4b0d-97a7-9bb6735a8152"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "701fe129-4f78-440e-b58c-18e36c4b584c",
-        "team_id": "63569d5e-7eed-4293-a108-1760277b35fa",
-        "created_at": "2026-11-25T15:57:05.568Z",
-        "updated_at": "2026-11-25T15:57:05.583Z",
+        "id": "f96d3afe-72ad-4f86-9355-f7d287682374",
+        "team_id": "b4cb18d2-24d2-4b0d-97a7-9bb6735a8152",
+        "created_at": "2026-11-25T16:12:38.436Z",
+        "updated_at": "2026-11-25T16:12:38.446Z",
         "title": "Imported recording",
         "description": null,
         "owner_name": null,
         "icon_url": null,
-        "permalink": "imported-recording-afhcug5b",
+        "permalink": "imported-recording-2tswxzbd",
         "publish_status": "DRAFT",
         "locked": false,
         "language": "en",
@@ -460,7 +460,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "deleteGuide": {
-    "request": "/guides/701fe129-4f78-440e-b58c-18e36c4b584c",
+    "request": "/guides/f96d3afe-72ad-4f86-9355-f7d287682374",
     "status": 204,
     "body": null
   },
@@ -469,7 +469,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "requestBody": {
       "home": {
         "type": "organization",
-        "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f"
+        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
       },
       "name": "Help center sync",
       "scopes": [
@@ -482,19 +482,19 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "13299b26-954b-481b-80a2-49b0a4c45e9e",
+        "id": "df420f32-d8ce-46af-828b-52a2f89dcac6",
         "name": "Help center sync",
         "home": {
           "type": "organization",
-          "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f"
+          "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
         },
         "scopes": [
           "guides:read",
           "teams:read",
           "members:read"
         ],
-        "expires_at": "2027-02-23T15:57:05.595Z",
-        "created_at": "2026-11-25T15:57:05.595Z",
+        "expires_at": "2027-02-23T16:12:38.456Z",
+        "created_at": "2026-11-25T16:12:38.456Z",
         "last_used_at": null,
         "secret_hint": "gsk_…"
       },
@@ -502,24 +502,24 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listApiKeys": {
-    "request": "/api-keys?home_type=organization&home_id=711fbd7b-53f1-486b-a2b4-13fb47293f1f",
+    "request": "/api-keys?home_type=organization&home_id=97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "13299b26-954b-481b-80a2-49b0a4c45e9e",
+          "id": "df420f32-d8ce-46af-828b-52a2f89dcac6",
           "name": "Help center sync",
           "home": {
             "type": "organization",
-            "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f"
+            "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
           },
           "scopes": [
             "guides:read",
             "teams:read",
             "members:read"
           ],
-          "expires_at": "2027-02-23T15:57:05.595Z",
-          "created_at": "2026-11-25T15:57:05.595Z",
+          "expires_at": "2027-02-23T16:12:38.456Z",
+          "created_at": "2026-11-25T16:12:38.456Z",
           "last_used_at": null,
           "secret_hint": "gsk_…"
         }
@@ -527,7 +527,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "revokeApiKey": {
-    "request": "/api-keys/9318ea2f-3e21-4dff-bef7-9b57d0df0ca8",
+    "request": "/api-keys/c84f2c63-e783-44f5-877b-1f242d3f2709",
     "status": 204,
     "body": null
   },
@@ -536,12 +536,11 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "requestBody": {
       "home": {
         "type": "team",
-        "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
       },
-      "url": "http://127.0.0.1:35145/hook",
+      "url": "http://127.0.0.1:37391/hook",
       "events": [
         "guide.created",
-        "guide.updated",
         "guide.deleted"
       ],
       "description": "Help center"
@@ -549,110 +548,105 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
         "home": {
           "type": "team",
-          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
         },
-        "url": "http://127.0.0.1:35145/hook",
+        "url": "http://127.0.0.1:37391/hook",
         "events": [
           "guide.created",
-          "guide.updated",
           "guide.deleted"
         ],
         "description": "Help center",
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T15:57:05.613Z",
-        "updated_at": "2026-11-25T15:57:05.613Z"
+        "created_at": "2026-11-25T16:12:38.472Z",
+        "updated_at": "2026-11-25T16:12:38.472Z"
       }
     }
   },
   "listWebhookEndpoints": {
-    "request": "/webhook-endpoints?home_type=team&home_id=b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+    "request": "/webhook-endpoints?home_type=team&home_id=56207e27-5e14-483b-848d-5ba5d5d95efb",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+          "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
           "home": {
             "type": "team",
-            "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+            "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
           },
-          "url": "http://127.0.0.1:35145/hook",
+          "url": "http://127.0.0.1:37391/hook",
           "events": [
             "guide.created",
-            "guide.updated",
             "guide.deleted"
           ],
           "description": "Help center",
           "status": "active",
           "paused_reason": null,
           "paused_at": null,
-          "created_at": "2026-11-25T15:57:05.613Z",
-          "updated_at": "2026-11-25T15:57:05.613Z"
+          "created_at": "2026-11-25T16:12:38.472Z",
+          "updated_at": "2026-11-25T16:12:38.472Z"
         }
       ]
     }
   },
   "getWebhookEndpoint": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1",
     "status": 200,
     "body": {
       "data": {
-        "id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
         "home": {
           "type": "team",
-          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
         },
-        "url": "http://127.0.0.1:35145/hook",
+        "url": "http://127.0.0.1:37391/hook",
         "events": [
           "guide.created",
-          "guide.updated",
           "guide.deleted"
         ],
         "description": "Help center",
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T15:57:05.613Z",
-        "updated_at": "2026-11-25T15:57:05.613Z"
+        "created_at": "2026-11-25T16:12:38.472Z",
+        "updated_at": "2026-11-25T16:12:38.472Z"
       }
     }
   },
   "updateWebhookEndpoint": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1",
     "requestBody": {
       "events": [
-        "guide.created",
-        "guide.updated"
+        "guide.created"
       ]
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
         "home": {
           "type": "team",
-          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
         },
-        "url": "http://127.0.0.1:35145/hook",
+        "url": "http://127.0.0.1:37391/hook",
         "events": [
-          "guide.created",
-          "guide.updated"
+          "guide.created"
         ],
         "description": "Help center",
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T15:57:05.613Z",
-        "updated_at": "2026-11-25T15:57:05.657Z"
+        "created_at": "2026-11-25T16:12:38.472Z",
+        "updated_at": "2026-11-25T16:12:38.502Z"
       }
     }
   },
   "revealSigningKey": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/signing-key",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/signing-key",
     "status": 200,
     "body": {
       "data": {
@@ -661,7 +655,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "rotateSigningKey": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/signing-key/rotate",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/signing-key/rotate",
     "status": 200,
     "body": {
       "data": {
@@ -670,83 +664,84 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "pingWebhookEndpoint": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/ping",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/ping",
     "status": 202,
     "body": null
   },
   "listDeliveries": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/deliveries?limit=1",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/deliveries?limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "1ceda35b-b7f7-4b26-bae0-3b0d74c7f365",
-          "endpoint_id": "97288a38-fc56-445f-bcec-15f9917ebc59",
-          "event_id": "40a3374e-f137-45e9-9ffe-cc55c5fccc73",
+          "id": "443a55b0-ce20-4d33-a488-0641ad495cfe",
+          "endpoint_id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+          "event_id": "2aae5d05-477b-4d43-b237-a14343d6b290",
           "event_type": "ping",
           "attempt_number": 1,
-          "status": "sending",
-          "request_headers": null,
-          "request_body": "{\"id\":\"40a3374e-f137-45e9-9ffe-cc55c5fccc73\",\"created_at\":\"2026-11-25T15:57:05.671Z\",\"team_id\":\"b8ba4296-ee04-41cd-abd6-2453a17da6d4\",\"organization_id\":\"711fbd7b-53f1-486b-a2b4-13fb47293f1f\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:35145/hook is set up to receive events.\"}}",
-          "response_status": null,
-          "response_body": null,
+          "status": "delivered",
+          "request_headers": {
+            "content-type": "application/json",
+            "user-agent": "Service-Webhooks/1",
+            "x-service-event": "ping",
+            "x-service-delivery": "443a55b0-ce20-4d33-a488-0641ad495cfe",
+            "x-service-signature": "sha256=4d6756c7e3bc70a485fc746dff4d365479e59df01c1b4299f14618556e66d474"
+          },
+          "request_body": "{\"id\":\"2aae5d05-477b-4d43-b237-a14343d6b290\",\"created_at\":\"2026-11-25T16:12:38.508Z\",\"team_id\":\"56207e27-5e14-483b-848d-5ba5d5d95efb\",\"organization_id\":\"97c3b88a-f4a8-4f88-9142-4d47718e3cf7\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37391/hook is set up to receive events.\"}}",
+          "response_status": 200,
+          "response_body": "",
           "error": null,
-          "duration_ms": null,
-          "created_at": "2026-11-25T15:57:05.671Z",
-          "sent_at": null,
-          "due_at": "2026-11-25T15:57:05.671Z",
+          "duration_ms": 12,
+          "created_at": "2026-11-25T16:12:38.508Z",
+          "sent_at": "2026-11-25T16:12:38.519Z",
+          "due_at": "2026-11-25T16:12:38.508Z",
           "next_attempt_at": null
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNTo1NzowNS42NzFafDFjZWRhMzViLWI3ZjctNGIyNi1iYWUwLTNiMGQ3NGM3ZjM2NQ.7I3YehnVSRcVGyZx-1nk4A"
+      "next_cursor": "MjAyNi0xMS0yNVQxNjoxMjozOC41MDhafDQ0M2E1NWIwLWNlMjAtNGQzMy1hNDg4LTA2NDFhZDQ5NWNmZQ.tAushr5x5KaKcQEvGHdlrg"
     }
   },
   "resendDelivery": {
-    "request": "/deliveries/1ceda35b-b7f7-4b26-bae0-3b0d74c7f365/resend",
+    "request": "/deliveries/443a55b0-ce20-4d33-a488-0641ad495cfe/resend",
     "status": 202,
     "body": {
       "data": {
-        "id": "6f183578-26e4-481c-ab55-e4eb9bf15d63",
-        "endpoint_id": "97288a38-fc56-445f-bcec-15f9917ebc59",
-        "event_id": "40a3374e-f137-45e9-9ffe-cc55c5fccc73",
+        "id": "196eb0da-2d67-46a2-83d4-6cbb9864ac4d",
+        "endpoint_id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "event_id": "2aae5d05-477b-4d43-b237-a14343d6b290",
         "event_type": "ping",
         "attempt_number": 2,
         "status": "sending",
         "request_headers": null,
-        "request_body": "{\"id\":\"40a3374e-f137-45e9-9ffe-cc55c5fccc73\",\"created_at\":\"2026-11-25T15:57:05.671Z\",\"team_id\":\"b8ba4296-ee04-41cd-abd6-2453a17da6d4\",\"organization_id\":\"711fbd7b-53f1-486b-a2b4-13fb47293f1f\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:35145/hook is set up to receive events.\"}}",
+        "request_body": "{\"id\":\"2aae5d05-477b-4d43-b237-a14343d6b290\",\"created_at\":\"2026-11-25T16:12:38.508Z\",\"team_id\":\"56207e27-5e14-483b-848d-5ba5d5d95efb\",\"organization_id\":\"97c3b88a-f4a8-4f88-9142-4d47718e3cf7\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37391/hook is set up to receive events.\"}}",
         "response_status": null,
         "response_body": null,
         "error": null,
         "duration_ms": null,
-        "created_at": "2026-11-25T15:57:05.698Z",
+        "created_at": "2026-11-25T16:12:38.558Z",
         "sent_at": null,
-        "due_at": "2026-11-25T15:57:05.698Z",
+        "due_at": "2026-11-25T16:12:38.558Z",
         "next_attempt_at": null
       }
     }
   },
   "getWebhookEndpointHealth": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/health",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/health",
     "status": 200,
     "body": {
       "data": {
-        "endpoint_id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+        "endpoint_id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
         "last_attempt": {
           "status": "delivered",
-          "sent_at": "2026-11-25T15:57:05.623Z"
+          "sent_at": "2026-11-25T16:12:38.519Z"
         },
-        "since": "2026-11-24T16:00:00.000Z",
-        "delivered": 1,
+        "since": "2026-11-24T17:00:00.000Z",
+        "delivered": 2,
         "failed": 0,
         "success_rate": 1,
         "consecutive_failures": 0,
         "next_retry_at": null,
         "hours": [
-          {
-            "start": "2026-11-24T16:00:00.000Z",
-            "delivered": 0,
-            "failed": 0
-          },
           {
             "start": "2026-11-24T17:00:00.000Z",
             "delivered": 0,
@@ -859,7 +854,12 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           },
           {
             "start": "2026-11-25T15:00:00.000Z",
-            "delivered": 1,
+            "delivered": 0,
+            "failed": 0
+          },
+          {
+            "start": "2026-11-25T16:00:00.000Z",
+            "delivered": 2,
             "failed": 0
           }
         ]
@@ -867,58 +867,56 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "pauseWebhookEndpoint": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/pause",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/pause",
     "status": 200,
     "body": {
       "data": {
-        "id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
         "home": {
           "type": "team",
-          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
         },
-        "url": "http://127.0.0.1:35145/hook",
+        "url": "http://127.0.0.1:37391/hook",
         "events": [
-          "guide.created",
-          "guide.updated"
+          "guide.created"
         ],
         "description": "Help center",
         "status": "paused",
         "paused_reason": "manual",
-        "paused_at": "2026-11-25T15:57:05.706Z",
-        "created_at": "2026-11-25T15:57:05.613Z",
-        "updated_at": "2026-11-25T15:57:05.706Z"
+        "paused_at": "2026-11-25T16:12:38.568Z",
+        "created_at": "2026-11-25T16:12:38.472Z",
+        "updated_at": "2026-11-25T16:12:38.568Z"
       }
     }
   },
   "resumeWebhookEndpoint": {
-    "request": "/webhook-endpoints/97288a38-fc56-445f-bcec-15f9917ebc59/resume",
+    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/resume",
     "requestBody": {
       "redeliver_missed": true
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "97288a38-fc56-445f-bcec-15f9917ebc59",
+        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
         "home": {
           "type": "team",
-          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4"
+          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
         },
-        "url": "http://127.0.0.1:35145/hook",
+        "url": "http://127.0.0.1:37391/hook",
         "events": [
-          "guide.created",
-          "guide.updated"
+          "guide.created"
         ],
         "description": "Help center",
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T15:57:05.613Z",
-        "updated_at": "2026-11-25T15:57:05.712Z"
+        "created_at": "2026-11-25T16:12:38.472Z",
+        "updated_at": "2026-11-25T16:12:38.573Z"
       }
     }
   },
   "deleteWebhookEndpoint": {
-    "request": "/webhook-endpoints/e88df4e0-49c0-46e3-99ae-720b3eb91653",
+    "request": "/webhook-endpoints/bf1a4026-e8ed-42f1-adaa-5556256131e8",
     "status": 204,
     "body": null
   },

@@ -7,18 +7,18 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "13299b26-954b-481b-80a2-49b0a4c45e9e",
+        "id": "df420f32-d8ce-46af-828b-52a2f89dcac6",
         "name": "Help center sync",
         "home": {
           "type": "organization",
-          "id": "711fbd7b-53f1-486b-a2b4-13fb47293f1f"
+          "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
         },
         "scopes": [
           "guides:read",
           "teams:read",
           "members:read"
         ],
-        "expires_at": "2027-02-23T15:57:05.595Z"
+        "expires_at": "2027-02-23T16:12:38.456Z"
       }
     }
   },
@@ -28,10 +28,10 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
-          "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
-          "created_at": "2026-11-25T15:57:05.538Z",
-          "updated_at": "2026-11-25T15:57:05.552Z",
+          "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
+          "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+          "created_at": "2026-11-25T16:12:38.412Z",
+          "updated_at": "2026-11-25T16:12:38.423Z",
           "title": "Reset a customer’s password",
           "description": "For support agents.",
           "owner_name": "Ana Lima",
@@ -41,7 +41,7 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
           "locked": false
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNTo1NzowNS41MzhafDhiOTRhZWEwLTc1ZTUtNDcwNy04ZTVlLWM0MWVlNzAxZGE0Mg.bHNIIwLnSbUHyRHoHJ7dew"
+      "next_cursor": "MjAyNi0xMS0yNVQxNjoxMjozOC40MTJafGMyNTRhMzQwLWM2MWQtNDE5My05MjA3LWQwMDBmZTllNGYwMg.6XXOT34xyf_farn0FV_03Q"
     }
   },
   "getGuide": {
@@ -49,10 +49,10 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "8b94aea0-75e5-4707-8e5e-c41ee701da42",
-        "team_id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
-        "created_at": "2026-11-25T15:57:05.538Z",
-        "updated_at": "2026-11-25T15:57:05.552Z",
+        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
+        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "created_at": "2026-11-25T16:12:38.412Z",
+        "updated_at": "2026-11-25T16:12:38.423Z",
         "title": "Reset a customer’s password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -79,12 +79,12 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
           "name": "Customer Support",
           "role": null
         },
         {
-          "id": "63569d5e-7eed-4293-a108-1760277b35fa",
+          "id": "b4cb18d2-24d2-4b0d-97a7-9bb6735a8152",
           "name": "Onboarding",
           "role": null
         }
@@ -92,17 +92,17 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listMembers": {
-    "request": "/members?team_id=b8ba4296-ee04-41cd-abd6-2453a17da6d4",
+    "request": "/members?team_id=56207e27-5e14-483b-848d-5ba5d5d95efb",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "d52c5217-b438-4e98-a166-b4363786a60e",
+          "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
           "name": "Ana Lima",
           "email": "ana@example.com",
           "avatar_url": null,
           "role": "EDITOR",
-          "joined_at": "2026-11-25T15:57:05.472Z"
+          "joined_at": "2026-11-25T16:12:38.369Z"
         }
       ]
     }
