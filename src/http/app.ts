@@ -10,7 +10,7 @@ import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
 import { healthPlugin } from './health.js';
-import { clientErrorAnswer, refuseRepeatedHeaders, refuseUndecodableQuery } from './malformed-requests.js';
+import { clientErrorAnswer, refuseMalformedRequest } from './malformed-requests.js';
 import { ProblemError } from './problem.js';
 import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
@@ -82,8 +82,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', logAnswered);
-  app.addHook('onRequest', refuseRepeatedHeaders);
-  app.addHook('preValidation', refuseUndecodableQuery);
+  app.addHook('preValidation', refuseMalformedRequest);
   installProblemHandler(app, publicUrl);
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path');

@@ -10,22 +10,28 @@ import type { ErrorCode } from './error-catalogue.js';
 import { shownName } from './problem-handler.js';
 import { ProblemError, problemBody } from './problem.js';
 
-const SINGLE_HEADERS = ['authorization', 'host'] as const;
+// Headers Node keeps only the first of; the names as rawHeaders spells them are compared lowercased.
+const SINGLE_HEADERS = new Map([
+  ['authorization', 'Authorization'],
+  ['host', 'Host'],
+]);
 
-/** onRequest: a request carrying Authorization or Host more than once is refused, never half-read. */
-export async function refuseRepeatedHeaders(request: FastifyRequest): Promise<void> {
-  const raw = request.raw.rawHeaders;
-  for (const name of SINGLE_HEADERS) {
-    let count = 0;
-    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) count++;
-    if (count > 1) throw new ProblemError('invalid_request', `Send the ${name === 'host' ? 'Host' : 'Authorization'} header once; this request has ${count}`);
+/** The first header of SINGLE_HEADERS sent more than once, with how many times, or null. */
+function repeatedHeader(rawHeaders: readonly string[]): { name: string; count: number } | null {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = SINGLE_HEADERS.get(rawHeaders[i]!.toLowerCase());
+    if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
+  for (const [name, count] of counts) if (count > 1) return { name, count };
+  return null;
 }
 
 /** The name of the first query parameter whose name or value is not valid percent-encoded UTF-8, or null. */
 export function undecodableParameter(url: string): string | null {
   const start = url.indexOf('?');
-  if (start === -1) return null;
+  // Only a percent sign can fail to decode: most queries have none and are not split at all.
+  if (start === -1 || url.indexOf('%', start) === -1) return null;
   for (const part of url.slice(start + 1).split('&')) {
     const equals = part.indexOf('=');
     const name = equals === -1 ? part : part.slice(0, equals);
@@ -44,12 +50,16 @@ export function undecodableParameter(url: string): string | null {
   return null;
 }
 
-/** preValidation: a query string that cannot be decoded is refused, naming the parameter. */
-export async function refuseUndecodableQuery(request: FastifyRequest): Promise<void> {
+/**
+ * preValidation, for every route: a request carrying Authorization or Host more than once, or a query
+ * string that cannot be decoded, is refused. It runs after admission (on /v1 an onRequest hook), so the
+ * refusal carries the rate headers every v1 answer carries, and before any handler reads the request.
+ */
+export async function refuseMalformedRequest(request: FastifyRequest): Promise<void> {
+  const repeated = repeatedHeader(request.raw.rawHeaders);
+  if (repeated) throw new ProblemError('invalid_request', `Send the ${repeated.name} header once; this request has ${repeated.count}`);
   const name = undecodableParameter(request.url);
-  if (name !== null) {
-    throw new ProblemError('invalid_request', `Parameter '${shownName(name)}' is not valid percent-encoded UTF-8`);
-  }
+  if (name !== null) throw new ProblemError('invalid_request', `Parameter '${shownName(name)}' is not valid percent-encoded UTF-8`);
 }
 
 const PARSER_REFUSALS: Record<string, { code: ErrorCode; detail: string }> = {
@@ -67,11 +77,11 @@ export function clientErrorAnswer(publicUrl: string) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const refusal = PARSER_REFUSALS[error.code ?? ''] ?? NOT_HTTP;
     const requestId = randomUUID();
-    const problem = new ProblemError(refusal.code, refusal.detail);
-    const body = JSON.stringify(problemBody(publicUrl, problem, requestId));
+    const problem = problemBody(publicUrl, new ProblemError(refusal.code, refusal.detail), requestId);
+    const body = JSON.stringify(problem);
     if (socket.writable) {
       socket.write(
-        `HTTP/1.1 ${problem.status} ${problemBody(publicUrl, problem, requestId).title}\r\n` +
+        `HTTP/1.1 ${problem.status} ${problem.title}\r\n` +
           `Content-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
           `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );

@@ -73,6 +73,13 @@ describe('a query string that cannot be decoded is a 400 naming the parameter, o
     });
   }
 
+  it('on /v1 the refusal carries the rate headers every v1 answer carries (spec §4)', async () => {
+    const response = await t.get('/v1/guides?q=%E0%A4%A', key);
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['ratelimit-limit']).toBeDefined();
+    expect(response.headers['ratelimit-remaining']).toBeDefined();
+  });
+
   it('names an undecodable parameter name as it was sent', async () => {
     const response = await t.get('/v1/guides?%ZZ=1', key);
     expect(response.statusCode).toBe(400);
@@ -122,6 +129,18 @@ describe('a request with more than one Authorization or Host header is refused',
     const answer = await raw(`GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`);
     const body = expectProblemAnswer(answer, 400, 'invalid_request');
     expect(body.detail).toContain('Host');
+  });
+
+  it('on /v1 the refusal carries the rate headers every v1 answer carries (spec §4)', async () => {
+    const answer = await raw(`GET /v1/guides HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: garbage\r\nConnection: close\r\n\r\n`);
+    expectProblemAnswer(answer, 400, 'invalid_request');
+    expect(answer.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
+    expect(answer.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+  });
+
+  it('a header merely named like an object property is not counted', async () => {
+    const answer = await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nConstructor: a\r\nConstructor: b\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(200);
   });
 
   it('one of each is answered', async () => {
