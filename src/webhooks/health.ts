@@ -61,10 +61,8 @@ export async function endpointHealth(ctx: DomainContext, endpointId: string): Pr
   // Timestamps are RFC 3339 text in both stores, so the hour is the first 13 characters.
   const { rows } = await sql<HealthRow>`
     SELECT
-      (SELECT l.status FROM webhook_attempts l WHERE l.endpoint_id = ${id} AND l.status IN ('delivered', 'failed')
-        ORDER BY l.created_at DESC, l.id DESC LIMIT 1) AS last_status,
-      (SELECT l.sent_at FROM webhook_attempts l WHERE l.endpoint_id = ${id} AND l.status IN ('delivered', 'failed')
-        ORDER BY l.created_at DESC, l.id DESC LIMIT 1) AS last_sent_at,
+      last.status AS last_status,
+      last.sent_at AS last_sent_at,
       (SELECT count(*) FROM webhook_attempts f WHERE f.endpoint_id = ${id} AND f.status = 'failed'
         AND f.created_at > COALESCE((SELECT d.created_at FROM webhook_attempts d WHERE d.endpoint_id = ${id} AND d.status = 'delivered'
           ORDER BY d.created_at DESC, d.id DESC LIMIT 1), '')) AS consecutive_failures,
@@ -72,6 +70,8 @@ export async function endpointHealth(ctx: DomainContext, endpointId: string): Pr
         AND r.auto_retry = 1 AND r.attempt_number > 1) AS next_retry_at,
       h.hour, h.status, h.n
     FROM (SELECT 1 AS one) s
+    LEFT JOIN (SELECT l.status, l.sent_at FROM webhook_attempts l WHERE l.endpoint_id = ${id} AND l.status IN ('delivered', 'failed')
+      ORDER BY l.created_at DESC, l.id DESC LIMIT 1) last ON 1 = 1
     LEFT JOIN (
       SELECT substr(a.sent_at, 1, 13) AS hour, a.status, count(*) AS n FROM webhook_attempts a
       WHERE a.endpoint_id = ${id} AND a.created_at >= ${writtenFrom} AND a.sent_at >= ${sinceText} AND a.status IN ('delivered', 'failed')
