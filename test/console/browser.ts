@@ -24,6 +24,12 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** The widths every console rule is checked at, with the suffix of their screenshots. */
+export const WIDTHS = [
+  { label: 'desktop', suffix: '', viewport: { width: 1280, height: 860 } },
+  { label: 'phone', suffix: '-phone', viewport: { width: 375, height: 812 } },
+] as const;
+
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`The console's browser tests need Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run installs it)`);

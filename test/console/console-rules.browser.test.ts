@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
-import { consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
+import { consolePage, launchChromium, screenshot, startListeningService, WIDTHS } from './browser.js';
 import { mailedLinkToken, requestLink } from './sessions.js';
 
 let browser: Browser;
@@ -43,12 +43,7 @@ async function pressMenuItem(page: Page, item: string) {
   await page.keyboard.press('Enter');
 }
 
-const widths = [
-  { label: 'desktop', suffix: '', viewport: { width: 1280, height: 860 } },
-  { label: 'phone', suffix: '-phone', viewport: { width: 375, height: 812 } },
-] as const;
-
-describe.each(widths)('the console at $label width', ({ label, suffix, viewport }) => {
+describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport }) => {
   let page: Page;
   const world: Record<string, any> = {};
   const email = `ana-${label}@example.com`;

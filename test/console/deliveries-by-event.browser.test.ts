@@ -9,7 +9,7 @@ import { createGuide, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { eventually } from '../support/waiting.js';
 import { allAttempts, attemptsOf } from '../support/webhooks.js';
-import { consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
+import { consolePage, launchChromium, screenshot, startListeningService, WIDTHS } from './browser.js';
 import { mailedLinkToken, requestLink } from './sessions.js';
 
 const MINUTE = 60_000;
@@ -29,12 +29,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const widths = [
-  { label: 'desktop', suffix: '', viewport: { width: 1280, height: 860 } },
-  { label: 'phone', suffix: '-phone', viewport: { width: 375, height: 812 } },
-] as const;
-
-describe.each(widths)('the Deliveries list by event at $label width (issue 14 item 7)', ({ label, suffix, viewport }) => {
+describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 item 7)', ({ label, suffix, viewport }) => {
   let page: Page;
   let receiver: Receiver;
   const world: Record<string, any> = {};

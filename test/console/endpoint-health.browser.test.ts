@@ -9,7 +9,7 @@ import { createGuide, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { eventually } from '../support/waiting.js';
 import { allAttempts } from '../support/webhooks.js';
-import { consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
+import { consolePage, launchChromium, screenshot, startListeningService, WIDTHS } from './browser.js';
 import { mailedLinkToken, requestLink } from './sessions.js';
 
 const HOUR = 3_600_000;
@@ -29,11 +29,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const widths = [
-  { label: 'desktop', suffix: '', viewport: { width: 1280, height: 860 } },
-  { label: 'phone', suffix: '-phone', viewport: { width: 375, height: 812 } },
-] as const;
-
 /** Waits until an attempt of the endpoint of this type is sent and recorded, and answers it. */
 async function sentOfType(endpointId: string, type: string): Promise<any> {
   return eventually(`a recorded ${type} attempt`, async () =>
@@ -41,7 +36,7 @@ async function sentOfType(endpointId: string, type: string): Promise<any> {
   );
 }
 
-describe.each(widths)('endpoint health at $label width (issue 14 item 6)', ({ label, suffix, viewport }) => {
+describe.each(WIDTHS)('endpoint health at $label width (issue 14 item 6)', ({ label, suffix, viewport }) => {
   let page: Page;
   let receiver: Receiver;
   const world: Record<string, any> = {};

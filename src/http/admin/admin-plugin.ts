@@ -6,7 +6,7 @@ import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { ADMIN_EXAMPLES } from '../docs/admin-examples.js';
 import { adminGuide } from '../docs/reference-guides.js';
-import { renderReferencePage } from '../docs/reference-page.js';
+import { referencePageHandler, renderReferencePage } from '../docs/reference-page.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { noStore } from '../no-store.js';
@@ -85,12 +85,12 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   }, ADMIN_EXAMPLES);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The management API's reference, for whoever may call it (the operator, or a signed-in person).
-  let referencePage: string | null = null;
-  app.get('/docs', { config: { sessions: true }, schema: { hide: true } }, async (_request, reply) => {
-    const baseUrl = `${options.publicUrl}/admin/v1`;
-    referencePage ??= renderReferencePage(app.swagger() as unknown as Record<string, unknown>, options.publicUrl, { baseUrl, credential: '$ADMIN', guide: adminGuide(baseUrl) });
-    return reply.type('text/html; charset=utf-8').send(referencePage);
-  });
+  const baseUrl = `${options.publicUrl}/admin/v1`;
+  app.get(
+    '/docs',
+    { config: { sessions: true }, schema: { hide: true } },
+    referencePageHandler(() => renderReferencePage(app.swagger() as unknown as Record<string, unknown>, options.publicUrl, { baseUrl, credential: '$ADMIN', guide: adminGuide(baseUrl) })),
+  );
 
   // Set by the hook before any handler runs; a request it cannot identify never reaches one.
   app.decorateRequest('caller', null);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiSource } from '../v1/v1-plugin.js';
 import { v1Guide } from './reference-guides.js';
-import { renderReferencePage } from './reference-page.js';
+import { referencePageHandler, renderReferencePage } from './reference-page.js';
 
 export interface DocsOptions {
   document: OpenApiSource;
@@ -12,10 +12,10 @@ export interface DocsOptions {
 }
 
 export async function docsPlugin(app: FastifyInstance, options: DocsOptions): Promise<void> {
-  let page: string | null = null;
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    const baseUrl = `${options.publicUrl}/v1`;
-    page ??= renderReferencePage(options.document.get!(), options.publicUrl, { baseUrl, credential: '$KEY', guide: v1Guide(baseUrl, options.perMinute) });
-    return reply.type('text/html; charset=utf-8').send(page);
-  });
+  const baseUrl = `${options.publicUrl}/v1`;
+  app.get(
+    '/docs',
+    { schema: { hide: true } },
+    referencePageHandler(() => renderReferencePage(options.document.get!(), options.publicUrl, { baseUrl, credential: '$KEY', guide: v1Guide(baseUrl, options.perMinute) })),
+  );
 }

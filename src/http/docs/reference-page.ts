@@ -1,5 +1,6 @@
 // The human-readable API reference served at /docs, rendered from the same OpenAPI document the routes
 // generate, plus the error catalogue: every problem `type` link lands on its entry (#error-<code>).
+import type { FastifyReply } from 'fastify';
 import { ERROR_CATALOGUE, ERROR_CODES } from '../error-catalogue.js';
 
 type Json = Record<string, any>;
@@ -152,4 +153,10 @@ ${webhooks.length ? `<h2 id="webhooks">Webhooks</h2><p>Each event is POSTed as J
 <code>status</code>, <code>detail</code>, <code>code</code> and <code>request_id</code>. Switch on <code>code</code>.</p>
 <table><thead><tr><th>code</th><th>Status</th><th>Title</th><th>Meaning</th></tr></thead><tbody>${errors}</tbody></table>
 </body></html>`;
+}
+
+/** A route handler answering the page that `render` makes, rendered on the first request and kept. */
+export function referencePageHandler(render: () => string) {
+  let page: string | null = null;
+  return async (_request: unknown, reply: FastifyReply) => reply.type('text/html; charset=utf-8').send((page ??= render()));
 }
