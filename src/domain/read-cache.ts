@@ -10,7 +10,16 @@
 // served from it or kept in it.
 import { randomUUID } from 'node:crypto';
 import type { DomainContext } from './context.js';
-import { type Changes, changedTag, type Dependencies, startReading } from './read-dependencies.js';
+import { type Changes, changedTag, type Dependencies, kindOf, startReading, type TagKind } from './read-dependencies.js';
+
+/**
+ * Why everything was dropped: a write that did not say what it changed (here or in another process),
+ * a commit of another process to the embedded store (which cannot say what changed), or the PostgreSQL
+ * listener being down (changes may go unseen).
+ */
+export type EverythingCause = 'undeclared_write' | 'other_process' | 'listener_down';
+/** Why an answer was dropped: the kind of tag a write changed, or why everything was. */
+export type InvalidationCause = TagKind | EverythingCause;
 
 export interface ReadCacheOptions {
   /** What the entries may weigh together; the least recently used go first. */
@@ -47,18 +56,18 @@ export class ReadCache {
   private suspended: boolean;
   /** Names this cache in the notifications its process sends, so that it can ignore its own. */
   readonly origin = randomUUID();
-  /** Answers served from the cache, computed, and dropped by changes (not by eviction). */
-  readonly stats = { hits: 0, misses: 0, dropped: 0 };
+  /** Answers served from the cache, computed, and dropped by changes (not by eviction) per cause. */
+  readonly stats = { hits: 0, misses: 0, dropped: {} as Partial<Record<InvalidationCause, number>> };
 
   constructor(private readonly options: ReadCacheOptions) {
     this.suspended = options.suspended ?? false;
   }
 
-  /** Called after a write committed, with what it changed. */
-  invalidate(changes: Changes): void {
+  /** Called after a write committed, with what it changed; `everythingBecause` says why when that is everything. */
+  invalidate(changes: Changes, everythingBecause: EverythingCause = 'undeclared_write'): void {
     this.sequence += 1;
     if (changes === 'all') {
-      this.stats.dropped += this.entries.size;
+      this.countDropped(everythingBecause, this.entries.size);
       this.floor = this.sequence;
       this.entries.clear();
       this.keysByTag.clear();
@@ -76,7 +85,7 @@ export class ReadCache {
       if (!keys) continue;
       for (const key of [...keys]) {
         if (!drops(this.entries.get(key)!)) continue;
-        this.stats.dropped += 1;
+        this.countDropped(kindOf(tag), 1);
         this.drop(key);
       }
     }
@@ -86,12 +95,12 @@ export class ReadCache {
   /** Stops serving and keeping answers: changes may go unseen from now on. */
   suspend(): void {
     this.suspended = true;
-    this.invalidate('all');
+    this.invalidate('all', 'listener_down');
   }
 
   /** Serves and keeps answers again, from nothing: what changed while suspended is unknown. */
   resume(): void {
-    this.invalidate('all');
+    this.invalidate('all', 'listener_down');
     this.suspended = false;
   }
 
@@ -112,7 +121,7 @@ export class ReadCache {
     const external = this.options.externalVersion?.();
     if (external !== undefined && external !== this.externalSeen) {
       this.externalSeen = external;
-      this.invalidate('all');
+      this.invalidate('all', 'other_process');
     }
     if (this.suspended) return compute(ctx);
     const entry = this.entries.get(key);
@@ -142,6 +151,10 @@ export class ReadCache {
     if (uncovered.length > 0) this.options.onUncovered?.(key, uncovered);
     else if (this.unchangedSince(since, dependencies.tags)) this.keep(key, value, dependencies);
     return value;
+  }
+
+  private countDropped(cause: InvalidationCause, count: number): void {
+    if (count > 0) this.stats.dropped[cause] = (this.stats.dropped[cause] ?? 0) + count;
   }
 
   private unchangedSince(since: number, tags: readonly string[]): boolean {

@@ -32,7 +32,7 @@ const TAG_TABLES = {
   users: ['users'],
 } as const satisfies Record<string, readonly string[]>;
 
-type TagKind = keyof typeof TAG_TABLES;
+export type TagKind = keyof typeof TAG_TABLES;
 
 /** The tables cached answers come from; a write to one of them is always accounted for. */
 export const READ_TABLES: ReadonlySet<string> = new Set(Object.values(TAG_TABLES).flat());
@@ -58,7 +58,8 @@ export const tag = {
 /** What a committed write changed: some tags, or everything (a change nobody described). */
 export type Changes = 'all' | readonly string[];
 
-function kindOf(name: string): TagKind {
+/** The kind of a tag (`guide:…` is a `guide`): what the metrics say dropped an answer. */
+export function kindOf(name: string): TagKind {
   return name.slice(0, name.indexOf(':')) as TagKind;
 }
 

@@ -43,7 +43,7 @@ export function loggedRequest(request: LoggableRequest) {
   };
 }
 
-/** onResponse: the one log line of a request, with what was asked, the status and the time it took. */
-export async function logAnswered(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** The one log line of a request (on its response), with what was asked, the status and the time it took. */
+export function logAnswered(request: FastifyRequest, reply: FastifyReply): void {
   request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request answered');
 }

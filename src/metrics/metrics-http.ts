@@ -2,12 +2,13 @@
 // that measure every answered request by route template. /metrics and the probes are operators' and load
 // balancers' traffic, not the API's: they are not measured, not rate-limited (no plugin that limits
 // serves them) and not logged at info.
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { adminTokenCheck } from '../auth/admin-token.js';
 import { bearerToken } from '../http/bearer.js';
 import type { ErrorCode } from '../http/error-catalogue.js';
 import { ProblemError } from '../http/problem.js';
 import { sendProblem } from '../http/problem-handler.js';
+import type { RouteRecorder } from './request-durations.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 export const METRICS_PATH = '/metrics';
@@ -32,43 +33,27 @@ declare module 'fastify' {
   }
 }
 
+/** Measures one answered request; called from the app's one onResponse hook (each hook a request passes costs). */
+export type MeasureAnswer = (request: FastifyRequest, reply: FastifyReply) => void;
+
 /**
  * Installs, on the root instance before any route: quiet logging of /metrics and the probes (always),
- * and with `endpoint` (METRICS_TOKEN set) the request measurements and the /metrics route. Without it
- * /metrics does not exist: the not-found handler answers 404.
+ * and with `endpoint` (METRICS_TOKEN set) the /metrics route, returning what measures each answered
+ * request. Without it /metrics does not exist (the not-found handler answers 404) and nothing is measured.
  */
-export function installMetrics(app: FastifyInstance, endpoint: MetricsEndpoint | undefined, publicUrl: string): void {
+export function installMetrics(app: FastifyInstance, endpoint: MetricsEndpoint | undefined, publicUrl: string): MeasureAnswer | undefined {
   app.decorateReply('problemCode', null);
   const metrics = endpoint?.metrics;
-  // Each route gets a hook of its own that knows its template: a request costs no look-up of its route.
+  // Each route template's recorder, made as the route is added: measuring a request costs a look-up.
+  const recorders = new Map<string, RouteRecorder>();
   app.addHook('onRoute', (route) => {
     if (QUIET_ROUTES.has(route.url)) {
       if (!route.logLevel) route.logLevel = 'warn';
       return;
     }
-    if (!metrics) return;
-    const record = metrics.requestRecorder(route.url);
-    const counted = route.url === RESEND_ROUTE ? metrics.resends : route.url === RESUME_ROUTE ? metrics.resumes : null;
-    const measured: onResponseHookHandler = (request, reply, done) => {
-      const status = reply.statusCode;
-      record(request.method, status, reply.elapsedTime / 1000);
-      if (reply.problemCode !== null) metrics.problem(reply.problemCode);
-      else if (counted && status >= 200 && status < 300 && request.method === 'POST') counted.inc();
-      done();
-    };
-    route.onResponse = [...[route.onResponse ?? []].flat(), measured];
+    if (metrics && !recorders.has(route.url)) recorders.set(route.url, metrics.requestRecorder(route.url));
   });
-  if (!endpoint || !metrics) return;
-
-  // What no route matched (the not-found handler's 404s) is measured under one label.
-  const unmatched = metrics.requestRecorder(UNMATCHED_ROUTE);
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (request.is404) {
-      unmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
-      if (reply.problemCode !== null) metrics.problem(reply.problemCode);
-    }
-    done();
-  });
+  if (!endpoint || !metrics) return undefined;
 
   const isToken = adminTokenCheck(endpoint.token);
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
@@ -80,4 +65,19 @@ export function installMetrics(app: FastifyInstance, endpoint: MetricsEndpoint |
     const { contentType, text } = await metrics.exposition();
     return reply.header('cache-control', 'no-store').type(contentType).send(text);
   });
+
+  // What no route matched (the not-found handler's 404s) is measured under one label.
+  const unmatched = metrics.requestRecorder(UNMATCHED_ROUTE);
+  return (request, reply) => {
+    const route = request.routeOptions.url;
+    const record = route === undefined ? unmatched : recorders.get(route);
+    if (!record) return; // the quiet routes
+    const status = reply.statusCode;
+    record(request.method, status, reply.elapsedTime / 1000);
+    if (reply.problemCode !== null) metrics.problem(reply.problemCode);
+    else if (status >= 200 && status < 300 && request.method === 'POST') {
+      if (route === RESEND_ROUTE) metrics.resends.inc();
+      else if (route === RESUME_ROUTE) metrics.resumes.inc();
+    }
+  };
 }

@@ -8,9 +8,10 @@
 // (queue-gauges.ts); the rest are counted where they happen, through the few methods below.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type pg from 'pg';
-import type { ReadCache } from '../domain/read-cache.js';
+import type { InvalidationCause, ReadCache } from '../domain/read-cache.js';
 import type { ClaimedAttempt } from '../webhooks/attempt-claims.js';
 import type { DeliveryOutcome } from '../webhooks/sender.js';
+import { RequestDurations, type RouteRecorder } from './request-durations.js';
 import { attemptOutcomeClass, eventCreatedAt, type AttemptOutcomeClass } from './webhook-outcomes.js';
 
 export const METRICS_PREFIX = 'guide_';
@@ -22,18 +23,15 @@ const DELIVERY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900,
 
 const LINT_FAILING_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
-export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
-
 export class ServiceMetrics {
   readonly registry = new Registry();
 
-  readonly requestDuration = new Histogram({
-    name: `${METRICS_PREFIX}http_request_duration_seconds`,
-    help: 'Time to answer a request, by route template (unmatched: no route), method and status class. /metrics, /healthz and /readyz are not counted.',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly requestDuration = new RequestDurations(
+    `${METRICS_PREFIX}http_request_duration_seconds`,
+    'Time to answer a request, by route template (unmatched: no route), method and status class. /metrics, /healthz and /readyz are not counted.',
+    REQUEST_BUCKETS,
+    this.registry,
+  );
   readonly rateLimited = new Counter({
     name: `${METRICS_PREFIX}http_rate_limited_total`,
     help: 'Requests refused with 429 (rate limit), by route template.',
@@ -97,22 +95,15 @@ export class ServiceMetrics {
     for (const name of LINT_FAILING_DEFAULTS) this.registry.removeSingleMetric(name);
   }
 
-  /**
-   * What records the requests of one route template: label-bound children made once per method and
-   * status, so that a request costs a map look-up and an observation.
-   */
-  requestRecorder(route: string): (method: string, statusCode: number, seconds: number) => void {
-    const children = new Map<string, { duration: Histogram.Internal<'route' | 'method' | 'status_class'>; refused: Counter.Internal | null }>();
+  /** What records the requests of one route template: durations, and the 429s and 401s among them. */
+  requestRecorder(route: string): RouteRecorder {
+    const duration = this.requestDuration.recorder(route);
+    const rateLimited = this.rateLimited.labels(route);
+    const unauthorized = this.unauthorized.labels(route);
     return (method, statusCode, seconds) => {
-      const key = `${method} ${statusCode}`;
-      let child = children.get(key);
-      if (!child) {
-        const refused = statusCode === 429 ? this.rateLimited.labels(route) : statusCode === 401 ? this.unauthorized.labels(route) : null;
-        child = { duration: this.requestDuration.labels(route, method, statusClass(statusCode)), refused };
-        children.set(key, child);
-      }
-      child.duration.observe(seconds);
-      child.refused?.inc();
+      duration(method, statusCode, seconds);
+      if (statusCode === 429) rateLimited.inc();
+      else if (statusCode === 401) unauthorized.inc();
     };
   }
 
@@ -136,21 +127,37 @@ export class ServiceMetrics {
 
   /** The read cache's own counts, read when scraped (the cache counts them anyway). */
   watchReadCache(cache: ReadCache): void {
-    const seen = { hits: 0, misses: 0, dropped: 0 };
-    const counted = (name: string, help: string, field: keyof typeof seen) =>
-      new Counter({
+    const counted = (name: string, help: string, field: 'hits' | 'misses') => {
+      let seen = 0;
+      return new Counter({
         name: `${METRICS_PREFIX}read_cache_${name}_total`,
         help,
         registers: [this.registry],
         collect() {
           const now = cache.stats[field];
-          if (now > seen[field]) this.inc(now - seen[field]);
-          seen[field] = now;
+          if (now > seen) this.inc(now - seen);
+          seen = now;
         },
       });
+    };
     counted('hits', 'v1 answers served from the read cache.', 'hits');
     counted('misses', 'v1 answers computed because the read cache did not hold them.', 'misses');
-    counted('invalidations', 'Cached v1 answers dropped because a write changed what they depend on (not evictions).', 'dropped');
+    const seenDropped: Partial<Record<InvalidationCause, number>> = {};
+    new Counter({
+      name: `${METRICS_PREFIX}read_cache_invalidations_total`,
+      help:
+        'Cached v1 answers dropped because a write changed what they depend on (not evictions), by cause: the kind of what the write changed ' +
+        '(key, team, organization, guides, guide, titles, members, users), or why everything was dropped (undeclared_write, other_process, listener_down).',
+      labelNames: ['cause'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [cause, now] of Object.entries(cache.stats.dropped) as [InvalidationCause, number][]) {
+          const seen = seenDropped[cause] ?? 0;
+          if (now > seen) this.inc({ cause }, now - seen);
+          seenDropped[cause] = now;
+        }
+      },
+    });
     new Gauge({
       name: `${METRICS_PREFIX}read_cache_entries`,
       help: 'Answers the read cache holds.',
@@ -181,12 +188,4 @@ export class ServiceMetrics {
   async exposition(): Promise<{ contentType: string; text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
-}
-
-export function statusClass(statusCode: number): StatusClass {
-  if (statusCode >= 500) return '5xx';
-  if (statusCode >= 400) return '4xx';
-  if (statusCode >= 300) return '3xx';
-  if (statusCode >= 200) return '2xx';
-  return '1xx';
 }

@@ -69,6 +69,8 @@ describe('read cache', () => {
     cache.invalidate('all');
     await cache.remember(ctx, 'b', b.compute);
     expect(b.calls()).toBe(2);
+    // Counted by the kind of tag that changed, and everything by why (the metrics' cause label).
+    expect(cache.stats.dropped).toEqual({ guides: 2, undeclared_write: 3 });
   });
 
   it('a title change drops the searches over its team it enters or leaves, and every other answer on its titles', async () => {
@@ -155,6 +157,7 @@ describe('read cache', () => {
     version = 2;
     expect(await cache.remember(ctx, 'a', source.compute)).toBe(2);
     expect(source.calls()).toBe(2);
+    expect(cache.stats.dropped).toEqual({ other_process: 1 });
   });
 
   it('while suspended nothing is served or kept; resuming starts from nothing', async () => {
@@ -167,6 +170,9 @@ describe('read cache', () => {
     await cache.remember(ctx, 'a', source.compute);
     await cache.remember(ctx, 'a', source.compute);
     expect(source.calls()).toBe(3);
+    cache.suspend();
+    expect(cache.stats.dropped).toEqual({ listener_down: 1 });
+    cache.resume();
     // A computation that began before a suspension is not kept.
     const slow = gate();
     const during = heldUntil(cache, 'b', TEAM_B, slow, 'unseen changes may have happened');

@@ -128,7 +128,7 @@ describe('with METRICS_TOKEN', () => {
     expect(logLines.filter((line) => line.includes('request answered') && line.includes('"url":"/v1/teams"'))).toHaveLength(1);
   });
 
-  it('counts read cache hits, misses and invalidations', async () => {
+  it('counts read cache hits, misses and invalidations, these by cause', async () => {
     const { team, key } = await soloTeam(t);
     const guide = await createGuide(t, team.id, { title: 'Cached' });
     const before = (await scrape(t)).samples;
@@ -141,6 +141,10 @@ describe('with METRICS_TOKEN', () => {
     expect(await moved('guide_read_cache_misses_total')).toBeGreaterThanOrEqual(1);
     await t.admin('PATCH', `/guides/${guide.id}`, { title: 'Cached, renamed' });
     await eventually('an invalidation', async () => (await moved('guide_read_cache_invalidations_total')) >= 1);
+    // The renamed guide's detail was dropped by its own tag, not by a drop of everything.
+    const invalidations = (await scrape(t)).samples;
+    expect(total(invalidations, 'guide_read_cache_invalidations_total', { cause: 'guide' }) - total(before, 'guide_read_cache_invalidations_total', { cause: 'guide' })).toBeGreaterThanOrEqual(1);
+    expect(total(invalidations, 'guide_read_cache_invalidations_total', { cause: 'undeclared_write' })).toBe(0);
     expect(total((await scrape(t)).samples, 'guide_read_cache_entries')).toBeGreaterThanOrEqual(0);
   });
 });
