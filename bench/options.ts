@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Mode, NoisyShape } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {
@@ -28,6 +28,8 @@ export interface BenchOptions {
   /** The mixed benchmark's store: guides (over 200 teams in 10 organizations), and whether it also runs on PostgreSQL. */
   mixedGuides: number;
   mixedOnPostgres: boolean;
+  /** Events in the outbox for the feed benchmark (GET /v1/events, issue 17). */
+  feedEvents: number;
   /** Write BENCHMARKS.md from this run (off for trial runs with --only). */
   writeReport: boolean;
 }
@@ -37,7 +39,8 @@ export const USAGE = `npm run bench -- [options]
   --reuse            keep loaded stores in the temp directory and use them again
   --only LIST        comma-separated: ${SCENARIO_GROUPS.join(', ')}
                      (flood: new clients during floods of idle, trickling and busy connections,
-                     about 90 s; needs ulimit -n 6000)
+                     about 90 s; needs ulimit -n 6000; feed: GET /v1/events pages next to
+                     GET /v1/guides pages, and 200 clients holding wait=30)
   --no-webhooks      skip the webhook benchmarks (webhooks and noisy)
   --sqlite-only      run the webhook and mixed benchmarks on SQLite only, not also on PostgreSQL
   --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)
@@ -45,7 +48,8 @@ export const USAGE = `npm run bench -- [options]
   --seconds N        measured seconds per run (default 2 quick, 10 full)
   --warmup N         warm-up seconds per run (default 1 quick, 3 full)
   --events N         webhook events (default 1000 quick, 10000 full)
-  --bad N            noisy: endpoints that hang, and as many that fail (default 200 quick, 1000 full)`;
+  --bad N            noisy: endpoints that hang, and as many that fail (default 200 quick, 1000 full)
+  --feed-events N    feed: events in the outbox (default 100000 quick, 1000000 full)`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -68,6 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       warmup: { type: 'string' },
       events: { type: 'string' },
       bad: { type: 'string' },
+      'feed-events': { type: 'string' },
       'sqlite-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -120,6 +125,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     // The shape production was described with: 100,000 guides over 200 teams in 10 organizations.
     mixedGuides: positive('mixed-guides', values['mixed-guides'], quick ? 10_000 : 100_000),
     mixedOnPostgres: !values['sqlite-only'],
+    feedEvents: positive('feed-events', values['feed-events'], quick ? 100_000 : 1_000_000),
     // A partial run must not overwrite the published table.
     writeReport:
       values.only === undefined && !values['no-webhooks'] && !values['sqlite-only'] && values.guides === undefined && values['mixed-guides'] === undefined,

@@ -216,6 +216,8 @@ export interface StoreInfo {
   reused: boolean;
 }
 
+import type { FeedBenchResult } from './feed/feed-bench.js';
+
 export interface BenchResults {
   mode: Mode;
   startedAt: string;
@@ -236,6 +238,8 @@ export interface BenchResults {
   mixed?: MixedResult;
   /** Absent from results written before the flood benchmark existed. */
   flood?: FloodRun[];
+  /** The events feed (issue 17); absent from results written before it existed. */
+  feed?: FeedBenchResult;
   /** What did not run or ran wrong, in words. */
   problems: string[];
 }

@@ -5,6 +5,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMachine, gitState } from './machine.js';
+import { runFeedBench } from './feed/feed-bench.js';
 import { runFloodBench } from './flood/flood-bench.js';
 import { runMixedBench } from './mixed/mixed-bench.js';
 import { parseOptions, USAGE } from './options.js';
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
 
 /** The benchmarks the options ask for, in turn; PostgreSQL and Redis start when one first needs them. */
 async function runBenchmarks(options: BenchOptions, results: BenchResults, benchServers: () => BenchServers): Promise<void> {
-  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood'].includes(group));
+  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood', 'feed'].includes(group));
   if (readGroups.length > 0) {
     for (const [index, guides] of options.guides.entries()) {
       let store: LoadedStore | null = null;
@@ -126,6 +127,13 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
     const mixed = await runMixedBench(options, options.mixedOnPostgres ? benchServers : null, log);
     results.mixed = mixed.result;
     results.problems.push(...mixed.problems);
+  }
+
+  if (options.groups.has('feed')) {
+    log(`events feed at ${options.feedEvents.toLocaleString('en')} events`);
+    const feed = await runFeedBench(options, log);
+    if (feed.result) results.feed = feed.result;
+    results.problems.push(...feed.problems);
   }
 
   if (options.groups.has('flood')) {

@@ -38,6 +38,8 @@ export interface Config {
   connectionsPerAddress: number;
   /** Bearer token of GET /metrics (docs/monitoring.md); null: no /metrics (404) and nothing measured. */
   metricsToken: string | null;
+  /** Days GET /v1/events keeps an event (events a paused endpoint still has to redeliver stay longer). */
+  eventsRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -169,5 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     // Behind a proxy every connection comes from the proxy, which limits each client itself (docs/deploy.md).
     connectionsPerAddress: integer(env, 'CONNECTIONS_PER_ADDRESS', proxy === false ? DEFAULT_CONNECTIONS_PER_ADDRESS : 0, 0, 100_000),
     metricsToken,
+    eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
   };
 }

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   if (servesApi) {
     lines.push(
       `  REST API:       ${config.publicUrl}/v1`,
+      `  MCP:            ${config.publicUrl}/mcp`,
       `  Reference:      ${config.publicUrl}/docs`,
       `  Management API: ${config.publicUrl}/admin/v1`,
       `  Console:        ${config.appUrl}/console/`,

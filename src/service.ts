@@ -9,6 +9,8 @@ import { openStore, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { announceEverythingChanged, type DomainContext, OUTBOX_CHANNEL, READS_CHANNEL } from './domain/context.js';
+import { EventFeedSignal } from './domain/event-feed-signal.js';
+import { newestEventSeq } from './domain/event-feed.js';
 import { ReadCache } from './domain/read-cache.js';
 import { decodeChanges, READ_TABLES } from './domain/read-dependencies.js';
 import { answerWeight } from './http/v1/cached-answer.js';
@@ -111,14 +113,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log.warn({ table }, 'a write changed a table of the read-only API without saying what it changed; every cached answer is dropped');
       announceEverythingChanged(ctx).catch((error: unknown) => log.error({ err: error }, 'could not announce a change to other processes'));
     });
+    // Requests waiting on the events feed are woken by the same signals as the workers (see below).
+    const eventFeed = config.role !== 'worker' ? new EventFeedSignal(() => newestEventSeq(store.db)) : undefined;
     const ctx: DomainContext = {
       db: store.db.withPlugin(changeWatch),
       readCache,
+      eventFeed,
       dialect: store.dialect,
       clock: options.clock ?? systemClock,
       settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs },
       cursorSecret: await serviceSecret(store.db, 'cursor_hmac_key'),
-      outbox: { wake: () => (worker?.wake(), maintenance?.wake()) },
+      outbox: { wake: () => (worker?.wake(), maintenance?.wake(), eventFeed?.committed()) },
     };
     const metrics = openMetrics(config, { store, clock: ctx.clock, readCache, log });
     closers.push(() => metrics?.close());
@@ -149,7 +154,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         if (origin !== readCache.origin) readCache.invalidate(changes);
       };
     }
-    if (config.role !== 'api') channels[OUTBOX_CHANNEL] = () => ctx.outbox.wake();
+    // Every transaction that records an event notifies the outbox channel: workers send, feed waiters read.
+    if (config.role !== 'api' || eventFeed) {
+      channels[OUTBOX_CHANNEL] = () => {
+        if (config.role !== 'api') ctx.outbox.wake();
+        eventFeed?.notified();
+      };
+    }
     const listener =
       store.pool && Object.keys(channels).length > 0
         ? new NotificationListener(
@@ -158,8 +169,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
               channels,
               onListening: () => {
                 readCache?.resume();
-                // Work may have been scheduled while nobody listened.
+                // Work may have been scheduled, and events recorded, while nobody listened.
                 ctx.outbox.wake();
+                eventFeed?.notified();
               },
               onLost: () => readCache?.suspend(),
             },
@@ -188,7 +200,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         idleAtMostMs,
         metrics: metrics?.metrics,
       });
-      const upkeep = new WebhookMaintenance(ctx, { mailer, pauseAfterMs: policy.pauseAfterMs, log: log.child({ component: 'maintenance' }), idleAtMostMs });
+      const upkeep = new WebhookMaintenance(ctx, {
+        mailer,
+        pauseAfterMs: policy.pauseAfterMs,
+        eventsRetentionMs: config.eventsRetentionDays * 86_400_000,
+        log: log.child({ component: 'maintenance' }),
+        idleAtMostMs,
+      });
       worker = deliveryWorker;
       maintenance = upkeep;
       deliveryWorker.start();

@@ -85,6 +85,10 @@ describe('loadConfig: defaults (decisions §1)', () => {
     expect(config.webhookMaxEndpointsPerHome).toBe(20);
   });
 
+  it('EVENTS_RETENTION_DAYS defaults to 30 days of events in GET /v1/events (issue 17)', () => {
+    expect(config.eventsRetentionDays).toBe(30);
+  });
+
   it('WEBHOOK_CONCURRENCY defaults to 1024 healthy endpoints sent to at once', () => {
     expect(config.webhookConcurrency).toBe(1024);
   });
@@ -150,6 +154,7 @@ describe('loadConfig: values that are read (decisions §1)', () => {
       WEBHOOK_PAUSE_AFTER_MS: '3600000',
       WEBHOOK_MAX_ENDPOINTS_PER_HOME: '3',
       WEBHOOK_CONCURRENCY: '16',
+      EVENTS_RETENTION_DAYS: '7',
     });
     expect(config.rateLimitPerMinute).toBe(60);
     expect(config.previewSteps).toBe(5);
@@ -158,6 +163,7 @@ describe('loadConfig: values that are read (decisions §1)', () => {
     expect(config.webhookPauseAfterMs).toBe(3_600_000);
     expect(config.webhookMaxEndpointsPerHome).toBe(3);
     expect(config.webhookConcurrency).toBe(16);
+    expect(config.eventsRetentionDays).toBe(7);
   });
 
   it('DEMO=false skips the demo and WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows private networks (decisions §1)', () => {
@@ -246,6 +252,9 @@ describe('loadConfig: a bad value stops the start with a message naming the vari
     expectRefused({ WEBHOOK_MAX_ENDPOINTS_PER_HOME: '0' }, 'WEBHOOK_MAX_ENDPOINTS_PER_HOME');
     expectRefused({ WEBHOOK_MAX_ENDPOINTS_PER_HOME: 'many' }, 'WEBHOOK_MAX_ENDPOINTS_PER_HOME');
     expectRefused({ WEBHOOK_CONCURRENCY: '0' }, 'WEBHOOK_CONCURRENCY');
+    expectRefused({ EVENTS_RETENTION_DAYS: '0' }, 'EVENTS_RETENTION_DAYS');
+    expectRefused({ EVENTS_RETENTION_DAYS: '3651' }, 'EVENTS_RETENTION_DAYS');
+    expectRefused({ EVENTS_RETENTION_DAYS: '30d' }, 'EVENTS_RETENTION_DAYS');
   });
 
   it('REDIS_URL and SMTP_URL with the wrong scheme are refused, naming the variable (decisions §1)', () => {

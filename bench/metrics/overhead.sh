@@ -12,7 +12,11 @@ seconds=${2:-8}
 work=$(mktemp -d /tmp/guide-metrics-overhead.XXXXXX)
 out=.test-build/metrics-overhead-$$
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done; rm -rf "$work" "$out"; }
+# The services start in a subshell (their port and key are read from it): their pids are kept in files.
+cleanup() {
+  for pid in "${pids[@]}" $(cat "$work"/*/pid 2> /dev/null); do kill "$pid" 2> /dev/null || true; done
+  rm -rf "$work" "$out"
+}
 trap cleanup EXIT
 npx tsc -p tsconfig.build.json --outDir "$out"
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
@@ -23,7 +27,7 @@ start() { # name, extra env
   mkdir -p "$work/$name"
   env PORT="$port" DATA_DIR="$work/$name" DATABASE_URL="file:$work/$name/service.db" LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=1000000 "$@" \
     node "$out/main.js" > "$work/$name/out.log" 2>&1 &
-  pids+=($!)
+  echo $! > "$work/$name/pid"
   for _ in $(seq 100); do grep -q 'Organization key' "$work/$name/out.log" 2> /dev/null && break; sleep 0.2; done
   echo "$port $(grep -o 'Organization key ([^)]*): *gsk_[A-Za-z0-9]*' "$work/$name/out.log" | grep -o 'gsk_[A-Za-z0-9]*')"
 }

@@ -13,6 +13,7 @@ import { guideWalkIndex } from './migrations/0007_guide_walk_index.js';
 import { deliveryQueues } from './migrations/0008_delivery_queues.js';
 import { guideOrganizationWalk } from './migrations/0009_guide_organization_walk.js';
 import { mailSendText } from './migrations/0011_mail_send_text.js';
+import { eventsFeed } from './migrations/0012_events_feed.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -26,6 +27,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0008_delivery_queues': deliveryQueues(store.dialect),
     '0009_guide_organization_walk': guideOrganizationWalk(store.dialect),
     '0011_mail_send_text': mailSendText,
+    '0012_events_feed': eventsFeed(store.dialect),
   };
 }
 

@@ -117,6 +117,15 @@ export interface EventsTable {
   /** The whole envelope as JSON, exactly the bytes receivers get. */
   payload: string;
   created_at: string;
+  /** Commit order for the events feed: the writing transaction on PostgreSQL, 0 on SQLite (migration 0012). */
+  feed_txid: Generated<string | number>;
+}
+
+/** Per team and per organization, the created_at of the newest event retention took out of the events feed. */
+export interface EventFeedHorizonsTable {
+  home_type: KeyHomeType;
+  home_id: string;
+  dropped_through: string;
 }
 
 export type EndpointStatus = 'active' | 'paused';
@@ -247,6 +256,7 @@ export interface Database {
   guides: GuidesTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
+  event_feed_horizons: EventFeedHorizonsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_queues: WebhookQueuesTable;

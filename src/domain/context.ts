@@ -4,6 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
+import type { EventFeedSignal } from './event-feed-signal.js';
 import type { ReadCache } from './read-cache.js';
 import { type Changes, encodeChanges, NO_CACHE_ORIGIN, startWriting } from './read-dependencies.js';
 
@@ -30,6 +31,8 @@ export interface DomainContext {
   outbox: OutboxSignal;
   /** Answers of the read-only API kept between requests; absent where nothing is cached. */
   readCache?: ReadCache;
+  /** Wakes requests waiting on the events feed; absent where no API is served. */
+  eventFeed?: EventFeedSignal;
 }
 
 export type Executor = Kysely<Database>;

@@ -2,7 +2,7 @@
 // event and its first delivery attempt to every endpoint that picked it are written in the transaction
 // of the change that caused it, so they commit or roll back with it; the worker sends from there.
 import { timestamp } from './clock.js';
-import type { Executor } from './context.js';
+import { type Executor, markOutboxChanged } from './context.js';
 import { newId } from './ids.js';
 import { scheduleAttempts } from './delivery-attempts.js';
 
@@ -63,6 +63,8 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<Rec
       created_at: envelope.created_at,
     })
     .execute();
+  // Its commit notifies, even when no endpoint receives it: requests waiting on the events feed listen too.
+  markOutboxChanged(trx);
 
   let endpoints = trx.selectFrom('webhook_endpoints').select(['id', 'status', 'events']);
   endpoints = input.endpointId

@@ -1,5 +1,5 @@
-// Builds the HTTP application: request ids, problem errors, the public v1 interface, the management API
-// and the reference. It listens nowhere; main.ts or a test decides that.
+// Builds the HTTP application: request ids, problem errors, the public v1 interface, its MCP twin for AI
+// assistants, the management API and the reference. It listens nowhere; main.ts or a test decides that.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Store } from '../db/database.js';
@@ -20,6 +20,7 @@ import { ACCEPTS } from './schemas/common.js';
 import type { TypeBoxApp } from './typebox-app.js';
 import { admit } from './v1/key-auth.js';
 import { type OpenApiSource, v1Plugin } from './v1/v1-plugin.js';
+import { mcpPlugin } from './mcp/mcp-plugin.js';
 
 export interface AppOptions {
   ctx: DomainContext;
@@ -99,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
 
   const v1Document: OpenApiSource = {};
   await app.register(v1Plugin, { prefix: '/v1', ctx: options.ctx, rateLimit: options.rateLimit, publicUrl, document: v1Document });
+  // The same reads for AI assistants over the Model Context Protocol, admitted as v1 is (src/http/mcp).
+  await app.register(mcpPlugin, { prefix: '/mcp', ctx: options.ctx, rateLimit: options.rateLimit, publicUrl });
   await app.register(adminPlugin, {
     prefix: '/admin/v1',
     ctx: options.ctx,

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'team_keys_disabled'
   | 'rate_limited'
   | 'invalid_request'
+  | 'cursor_expired'
   | 'not_found'
   | 'method_not_allowed'
   | 'forbidden'
@@ -62,6 +63,12 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     title: 'Invalid request',
     meaning: 'A parameter or body field is wrong: unknown, repeated, malformed or outside its rules. `detail` names it.',
   },
+  cursor_expired: {
+    status: 400,
+    title: 'Cursor expired',
+    meaning:
+      'GET /v1/events only: the `after` cursor points before the oldest event the feed still keeps (`EVENTS_RETENTION_DAYS`, 30 by default), so events after it may be gone. Start again from the oldest event kept: ask without `after`.',
+  },
   not_found: {
     status: 404,
     title: 'Not found',
@@ -92,12 +99,12 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
-    meaning: 'Management API only: the request body is larger than the service accepts.',
+    meaning: 'Management API and `/mcp` only (v1 takes no body): the request body is larger than the service accepts.',
   },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
-    meaning: 'Management API only: request bodies must be `application/json`.',
+    meaning: 'Management API and `/mcp` only (v1 takes no body): request bodies must be `application/json`.',
   },
   request_timeout: {
     status: 408,

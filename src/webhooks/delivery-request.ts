@@ -1,12 +1,18 @@
 // The request of one delivery attempt (spec §6.1, §5 rule 8): POST of the event's exact body bytes to the
-// endpoint's URL, with the event name, the attempt's own delivery id and the signature over the body.
+// endpoint's URL, with the event name, the attempt's own delivery id and the signature over the body; and
+// the Standard Webhooks headers (shared decisions §9): `webhook-id` the event id (the same on every attempt
+// and resend, for idempotency), `webhook-timestamp` the attempt's send time in whole seconds, and
+// `webhook-signature` over both and the body. The timestamp is the wall clock when the request is built,
+// just before it leaves: receivers compare it with their own clocks for replay protection.
 import type { OutgoingDelivery } from './sender.js';
-import { signBody } from './signing.js';
+import { signBody, standardSignature } from './signing.js';
 
 export function deliveryRequest(
   endpoint: { url: string; signing_key: string },
-  attempt: { id: string; type: string; payload: string },
+  attempt: { id: string; event_id: string; type: string; payload: string },
+  sentAtMs: number = Date.now(),
 ): OutgoingDelivery {
+  const timestamp = String(Math.floor(sentAtMs / 1000));
   return {
     url: endpoint.url,
     headers: {
@@ -15,6 +21,9 @@ export function deliveryRequest(
       'x-service-event': attempt.type,
       'x-service-delivery': attempt.id,
       'x-service-signature': signBody(endpoint.signing_key, attempt.payload),
+      'webhook-id': attempt.event_id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': standardSignature(endpoint.signing_key, attempt.event_id, timestamp, attempt.payload),
     },
     body: attempt.payload,
   };

@@ -1,7 +1,7 @@
 // The webhook upkeep that is not sending, in a loop of its own so that it never waits on a delivery and no
 // delivery waits on it: it closes coalescing windows when they are due (which records their guide.updated
 // events), once a minute pauses endpoints that have failed for too long and prunes what is older than 30
-// days, and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
+// days (events: EVENTS_RETENTION_DAYS), and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
 // window closes, a minute at most.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
@@ -14,6 +14,8 @@ import { WakeableLoop } from './wakeable-loop.js';
 export interface MaintenanceOptions {
   mailer: Mailer;
   pauseAfterMs: number;
+  /** How long the events feed keeps an event (EVENTS_RETENTION_DAYS); 30 days when not given. */
+  eventsRetentionMs?: number;
   log: FastifyBaseLogger;
   /** The longest it sleeps without a wake-up; short while it cannot be woken from other processes. */
   idleAtMostMs?: () => number;
@@ -44,7 +46,7 @@ export class WebhookMaintenance extends WakeableLoop {
     if (now - this.lastMinutely >= EVERY_MINUTE_MS) {
       this.lastMinutely = now;
       await this.attempt('pausing failing endpoints', () => pauseLongFailingEndpoints(this.ctx, this.options.pauseAfterMs));
-      await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx));
+      await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx, this.options.eventsRetentionMs));
     }
     this.sendMail();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? EVERY_MINUTE_MS), this.lastMinutely + EVERY_MINUTE_MS];

@@ -22,7 +22,15 @@ describe('the webhooks section of the v1 document', () => {
     expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
       const post = webhooks[type].post;
-      expect(post.parameters.map((parameter: any) => parameter.name)).toEqual(['X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature']);
+      // The specification's headers, then the Standard Webhooks ones (shared decisions §9).
+      expect(post.parameters.map((parameter: any) => parameter.name)).toEqual([
+        'X-Service-Event',
+        'X-Service-Delivery',
+        'X-Service-Signature',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
       const example = post.requestBody.content['application/json'].example;
       expect(example.type).toBe(type);
       expect(ajv.validate(schemaOf(type), example), `${type}: ${ajv.errorsText()}`).toBe(true);

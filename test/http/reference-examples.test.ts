@@ -26,7 +26,7 @@ function shape(value: unknown): unknown {
 
 // Secrets a real run hands out are shown elided: the examples live in the repository.
 const elided = (body: unknown) =>
-  JSON.parse(JSON.stringify(body).replace(/gsk_[0-9A-Za-z]+/g, 'gsk_…').replace(/whsec_[0-9A-Za-z_-]+/g, 'whsec_…'));
+  JSON.parse(JSON.stringify(body).replace(/gsk_[0-9A-Za-z]+/g, 'gsk_…').replace(/whsec_[0-9A-Za-z_+/=-]+/g, 'whsec_…'));
 
 async function call(operationId: string, method: string, path: string, requestBody?: unknown): Promise<any> {
   const response = await t.service.app.inject({
@@ -115,6 +115,7 @@ beforeAll(async () => {
       getGuide: `/guides/${guide.permalink}`,
       listTeams: '/teams',
       listMembers: `/members?team_id=${team.id}`,
+      listEvents: '/events?types=guide.created&limit=1',
     })) {
       const response = await t.get(`/v1${path}`, secret);
       expect(response.statusCode, `${operationId}: ${response.body}`).toBe(200);

@@ -107,6 +107,8 @@ export interface EndpointHealth {
 
 export interface SigningKey {
   signing_key: string;
+  /** The same key for Standard Webhooks libraries: `whsec_` and the base64 of the key's UTF-8 bytes. */
+  standard_webhooks_secret: string;
 }
 
 /** One delivery attempt of an event to an endpoint. */

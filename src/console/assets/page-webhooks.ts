@@ -8,6 +8,14 @@ import type { SectionContext } from './context.js';
 import { type Attributes, act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, notice, time } from './dom.js';
 import { healthFacts, statusBadge } from './health.js';
 
+/** A revealed or rotated signing key, and the same key as Standard Webhooks libraries take it. */
+function signingKeyFields(endpointId: string, key: SigningKey): HTMLElement[] {
+  return [
+    copyField('Signing key', key.signing_key, `signing-key-${endpointId}`),
+    copyField('Standard Webhooks secret', key.standard_webhooks_secret, `standard-webhooks-secret-${endpointId}`),
+  ];
+}
+
 export async function webhooksPage(context: SectionContext): Promise<void> {
   const { main, home } = context;
   const errors = h('div');
@@ -123,13 +131,13 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
         }),
         menuItem('Reveal signing key', async () => {
           const answer = await api.get<Answer<SigningKey>>(`/webhook-endpoints/${endpoint.id}/signing-key`);
-          fill(keySlot, copyField('Signing key', answer.data.signing_key, `signing-key-${endpoint.id}`));
+          fill(keySlot, ...signingKeyFields(endpoint.id, answer.data));
         }),
         menuItem('Rotate signing key…', async () => {
           const sure = await confirmAction('Rotate the signing key? The old key stops working at once; deliveries that fail meanwhile are retried.', 'Rotate key');
           if (!sure) return;
           const answer = await api.post<Answer<SigningKey>>(`/webhook-endpoints/${endpoint.id}/signing-key/rotate`);
-          fill(keySlot, h('p', {}, 'New signing key:'), copyField('Signing key', answer.data.signing_key, `signing-key-${endpoint.id}`));
+          fill(keySlot, h('p', {}, 'New signing key:'), ...signingKeyFields(endpoint.id, answer.data));
           say('The signing key was rotated.');
         }),
         menuItem(

@@ -6,11 +6,17 @@ import { endpointHealth } from '../../webhooks/health.js';
 import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { HomeQuery, IdParams } from './schemas.js';
-import { EndpointChanges, NewEndpoint } from './webhook-schemas.js';
+import { standardWebhooksSecret } from '../../webhooks/signing.js';
+import { EndpointChanges, NewEndpoint, SigningKey } from './webhook-schemas.js';
 
 const EndpointAnswer = Type.Object({ data: Type.Ref('AdminWebhookEndpoint') });
-const SigningKeyAnswer = Type.Object({ data: Type.Object({ signing_key: Type.String() }, { additionalProperties: false }) });
+const SigningKeyAnswer = Type.Object({ data: SigningKey });
 const TAGS = ['Webhook endpoints'];
+
+/** A signing key as the reveal and the rotation answer it (shared decisions §9). */
+function presentSigningKey(signingKey: string) {
+  return { signing_key: signingKey, standard_webhooks_secret: standardWebhooksSecret(signingKey) };
+}
 
 function presentEndpoint(endpoint: Endpoint) {
   return {
@@ -126,7 +132,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
       config: { sessions: true },
       schema: {
         operationId: 'revealSigningKey', summary: 'Reveal the signing key',
-        description: 'The key that signs deliveries to this endpoint.',
+        description: 'The key that signs deliveries to this endpoint, and the same key as Standard Webhooks libraries take it.',
         tags: TAGS,
         params: IdParams,
         response: respond(200, 'The signing key', SigningKeyAnswer),
@@ -134,7 +140,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: { signing_key: (await requireEndpoint(ctx.db, request.params.id)).signing_key } };
+      return { data: presentSigningKey((await requireEndpoint(ctx.db, request.params.id)).signing_key) };
     },
   );
 
@@ -152,7 +158,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: { signing_key: await rotateSigningKey(ctx, request.params.id) } };
+      return { data: presentSigningKey(await rotateSigningKey(ctx, request.params.id)) };
     },
   );
 

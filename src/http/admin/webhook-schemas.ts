@@ -11,6 +11,19 @@ const EventPick = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), {
   description: 'The events the endpoint receives; ping goes to every endpoint',
 });
 
+/** The answer of the signing-key reveal and rotation: the key, and the same key as Standard Webhooks libraries take it. */
+export const SigningKey = Type.Object(
+  {
+    signing_key: Type.String({ description: 'Keys the `X-Service-Signature` HMAC (its UTF-8 bytes) and the `webhook-signature` one' }),
+    standard_webhooks_secret: Type.String({
+      description:
+        'The same key in the form Standard Webhooks libraries take (`whsec_` and the base64 of the signing key\'s UTF-8 bytes): ' +
+        '`new Webhook(secret).verify(body, headers)` checks `webhook-signature` and `webhook-timestamp`',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const ATTEMPT_STATUSES = ['scheduled', 'sending', 'delivered', 'failed', 'missed'] as const;
 
 export const Endpoint = Type.Object(

@@ -650,7 +650,8 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "signing_key": "whsec_…"
+        "signing_key": "whsec_…",
+        "standard_webhooks_secret": "whsec_…"
       }
     }
   },
@@ -659,7 +660,8 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "signing_key": "whsec_…"
+        "signing_key": "whsec_…",
+        "standard_webhooks_secret": "whsec_…"
       }
     }
   },
@@ -685,7 +687,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
             "user-agent": "Service-Webhooks/1",
             "x-service-event": "ping",
             "x-service-delivery": "443a55b0-ce20-4d33-a488-0641ad495cfe",
-            "x-service-signature": "sha256=4d6756c7e3bc70a485fc746dff4d365479e59df01c1b4299f14618556e66d474"
+            "x-service-signature": "sha256=4d6756c7e3bc70a485fc746dff4d365479e59df01c1b4299f14618556e66d474",
+            "webhook-id": "2aae5d05-477b-4d43-b237-a14343d6b290",
+            "webhook-timestamp": "1795623158",
+            "webhook-signature": "v1,2VIsieEdUyf+dJpyVPlF1X6xLWB/XMzvWHKZJlTjGFM="
           },
           "request_body": "{\"id\":\"2aae5d05-477b-4d43-b237-a14343d6b290\",\"created_at\":\"2026-11-25T16:12:38.508Z\",\"team_id\":\"56207e27-5e14-483b-848d-5ba5d5d95efb\",\"organization_id\":\"97c3b88a-f4a8-4f88-9142-4d47718e3cf7\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37391/hook is set up to receive events.\"}}",
           "response_status": 200,

@@ -1,5 +1,7 @@
 // The prose before each reference's endpoints: how a client authenticates, is limited and pages, with
 // commands to copy. Kept beside the renderer; the facts come from the same constants the service uses.
+import { WAITS_PER_KEY } from '../../domain/event-feed-signal.js';
+
 const code = (text: string) => `<pre><code>${text.replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!)}</code></pre>`;
 
 export function v1Guide(baseUrl: string, perMinute: number): string {
@@ -21,6 +23,25 @@ limit the answer is 429 <code>rate_limited</code> with <code>Retry-After</code>:
 the next page; it is null on the last page. A cursor belongs to the key and the filters it came with; keyset paging means
 no guide is skipped or shown twice while guides are added.</p>
 ${code(`CURSOR=""\nwhile :; do\n  PAGE=$(curl -s -H "Authorization: Bearer $KEY" "${baseUrl}/guides?limit=100\${CURSOR:+&cursor=$CURSOR}")\n  echo "$PAGE" | jq -r '.data[].title'\n  CURSOR=$(echo "$PAGE" | jq -r '.next_cursor // empty')\n  [ -n "$CURSOR" ] || break\ndone`)}
+<h2 id="events-feed">Events feed</h2>
+<p><code>GET /events</code> is the pull side of webhooks: every event the key reaches (its team's, or those of every
+team while it is in the organization), oldest first, each exactly the JSON body a delivery of it carries. Pass
+<code>next_cursor</code> back as <code>after</code>; it is there on the last page too, so a client polls with it, and
+<code>wait</code> (up to 30 seconds) holds an empty page open until an event arrives. <code>types</code> narrows to some
+event types; <code>guide.*</code> events need <code>guides:read</code>, <code>member.*</code> events <code>members:read</code>.
+Events are kept 30 days by default (<code>EVENTS_RETENTION_DAYS</code>): a cursor older than that is 400 <code>cursor_expired</code>,
+and the client starts again from the oldest event kept, without <code>after</code>. A key holds at most ${WAITS_PER_KEY} waiting requests
+at once (429 <code>rate_limited</code> beyond). Dedupe on the event <code>id</code>, as for webhooks.</p>
+${code(`AFTER=""
+while :; do
+  PAGE=$(curl -s -H "Authorization: Bearer $KEY" "${baseUrl}/events?wait=30\${AFTER:+&after=$AFTER}")
+  case "$(echo "$PAGE" | jq -r '.code // "ok"')" in
+    ok) echo "$PAGE" | jq -c '.data[]'                    # handle each event; dedupe on its id
+        AFTER=$(echo "$PAGE" | jq -r '.next_cursor // empty') ;;
+    cursor_expired) AFTER="" ;;                           # start again from the oldest event kept
+    *) sleep 5 ;;                                         # 429 and the like: back off, keep the cursor
+  esac
+done`)}
 <h2 id="caching">Conditional requests</h2>
 <p>Every answer carries a strong <code>ETag</code>. Send it back in <code>If-None-Match</code> and an unchanged answer is
 304 Not Modified, without a body (it still counts against the rate limit).</p>`;

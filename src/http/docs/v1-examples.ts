@@ -7,18 +7,18 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "df420f32-d8ce-46af-828b-52a2f89dcac6",
+        "id": "8dcce08d-6a3a-473b-a7db-118e07da0926",
         "name": "Help center sync",
         "home": {
           "type": "organization",
-          "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
+          "id": "9808280c-0f31-4676-9622-5dd542d98775"
         },
         "scopes": [
           "guides:read",
           "teams:read",
           "members:read"
         ],
-        "expires_at": "2027-02-23T16:12:38.456Z"
+        "expires_at": "2027-02-23T17:30:31.489Z"
       }
     }
   },
@@ -28,10 +28,10 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
-          "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
-          "created_at": "2026-11-25T16:12:38.412Z",
-          "updated_at": "2026-11-25T16:12:38.423Z",
+          "id": "c8f35d04-01ec-4a8a-80f5-0e29fd9bc747",
+          "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
+          "created_at": "2026-11-25T17:30:31.446Z",
+          "updated_at": "2026-11-25T17:30:31.455Z",
           "title": "Reset a customer’s password",
           "description": "For support agents.",
           "owner_name": "Ana Lima",
@@ -41,7 +41,7 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
           "locked": false
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNjoxMjozOC40MTJafGMyNTRhMzQwLWM2MWQtNDE5My05MjA3LWQwMDBmZTllNGYwMg.6XXOT34xyf_farn0FV_03Q"
+      "next_cursor": "MjAyNi0xMS0yNVQxNzozMDozMS40NDZafGM4ZjM1ZDA0LTAxZWMtNGE4YS04MGY1LTBlMjlmZDliYzc0Nw.WRGCnWLy2GA8avWy0YKCgA"
     }
   },
   "getGuide": {
@@ -49,10 +49,10 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
-        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
-        "created_at": "2026-11-25T16:12:38.412Z",
-        "updated_at": "2026-11-25T16:12:38.423Z",
+        "id": "c8f35d04-01ec-4a8a-80f5-0e29fd9bc747",
+        "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
+        "created_at": "2026-11-25T17:30:31.446Z",
+        "updated_at": "2026-11-25T17:30:31.455Z",
         "title": "Reset a customer’s password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -79,12 +79,12 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+          "id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
           "name": "Customer Support",
           "role": null
         },
         {
-          "id": "b4cb18d2-24d2-4b0d-97a7-9bb6735a8152",
+          "id": "163fba00-f327-4eb9-bf07-b89f1516f40b",
           "name": "Onboarding",
           "role": null
         }
@@ -92,19 +92,53 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listMembers": {
-    "request": "/members?team_id=56207e27-5e14-483b-848d-5ba5d5d95efb",
+    "request": "/members?team_id=5d0604d4-53c7-44a9-8d51-efcaed7856be",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+          "id": "c3449e2e-20b0-4925-add1-b55ca2b29e93",
           "name": "Ana Lima",
           "email": "ana@example.com",
           "avatar_url": null,
           "role": "EDITOR",
-          "joined_at": "2026-11-25T16:12:38.369Z"
+          "joined_at": "2026-11-25T17:30:31.408Z"
         }
       ]
+    }
+  },
+  "listEvents": {
+    "request": "/events?types=guide.created&limit=1",
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "281e7b5e-232f-48ec-a5a1-3ab0aa2b09bd",
+          "created_at": "2026-11-25T17:30:31.430Z",
+          "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
+          "organization_id": "9808280c-0f31-4676-9622-5dd542d98775",
+          "type": "guide.created",
+          "data": {
+            "guide": {
+              "id": "082727d9-0dfa-4f5c-b04e-41362627a169",
+              "title": "Invite a teammate",
+              "description": null,
+              "permalink": "invite-a-teammate-cunwu8ka",
+              "updated_at": "2026-11-25T17:30:31.430Z",
+              "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
+              "folder_id": null,
+              "language": "en",
+              "url": "http://api.test/guides/082727d9-0dfa-4f5c-b04e-41362627a169"
+            },
+            "placement": {
+              "team_guides": true,
+              "public_link": false
+            },
+            "changed": []
+          }
+        }
+      ],
+      "next_cursor": "MjAyNi0xMS0yNVQxNzozMDozMS40MzBafDI4MWU3YjVlLTIzMmYtNDhlYy1hNWExLTNhYjBhYTJiMDliZA.kprrFxQTf9yrroNWKdZrGQ"
     }
   }
 };

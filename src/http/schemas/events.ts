@@ -122,6 +122,15 @@ const SIGNATURE_HEADERS = [
     name: 'X-Service-Signature',
     description: '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint\'s signing key; compare it in constant time before trusting the body',
   },
+  // Standard Webhooks (https://www.standardwebhooks.com), beside the specification's own headers.
+  { name: 'webhook-id', description: 'Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on' },
+  { name: 'webhook-timestamp', description: 'Standard Webhooks: when this attempt was sent, in whole seconds since the Unix epoch; refuse one too far from now' },
+  {
+    name: 'webhook-signature',
+    description:
+      'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the signing key; ' +
+      'Standard Webhooks libraries verify it (and the timestamp) with the endpoint\'s `standard_webhooks_secret`',
+  },
 ];
 
 /** The `webhooks` section of the v1 document: what each event's delivery POSTs to an endpoint. */

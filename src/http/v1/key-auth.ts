@@ -1,6 +1,8 @@
 // Admission of a v1 request, in the order of decisions §4: the key (401), the rate limit (429), the
 // organization's policy (403), then the scope the route needs (403). Requests refused with 401 are
-// counted against their client address so that keys cannot be guessed at speed.
+// counted against their client address so that keys cannot be guessed at speed. The MCP endpoint
+// (src/http/mcp) admits its requests here too, without a scope, and checks each tool's scope with
+// requireScope.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiKey, type Scope, authenticateKey, touchApiKey } from '../../domain/api-keys.js';
 import type { DomainContext } from '../../domain/context.js';
@@ -60,11 +62,14 @@ export async function admit(
   if (!state.allowed) throw rateLimited(state);
   if (policy === 'api_disabled') throw new ProblemError('api_disabled', "The organization turned API access off in its API settings");
   if (policy === 'team_keys_disabled') throw new ProblemError('team_keys_disabled', 'The organization allows organization keys only');
-  if (config.scope && !key.scopes.includes(config.scope)) {
-    throw new ProblemError('scope_missing', `This endpoint needs the ${config.scope} scope`);
-  }
+  if (config.scope) requireScope(key, config.scope, 'endpoint');
   request.apiKey = key;
   touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
+}
+
+/** Refuses a key without `scope` with 403 scope_missing naming it; `what` is what needs it (a v1 endpoint, an MCP tool). */
+export function requireScope(key: ApiKey, scope: Scope, what: 'endpoint' | 'tool'): void {
+  if (!key.scopes.includes(scope)) throw new ProblemError('scope_missing', `This ${what} needs the ${scope} scope`);
 }
 
 /** The key admitted for this request; routes behind the admission hook always have one. */

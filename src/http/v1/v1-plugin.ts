@@ -14,6 +14,8 @@ import { webhooksSection } from '../schemas/events.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { registerAuthVerify } from './auth-verify.js';
+import { FeedEvent } from './event-feed-schemas.js';
+import { registerEvents } from './events.js';
 import { registerGuides } from './guides.js';
 import { tagAnswer } from './entity-tags.js';
 import { admit } from './key-auth.js';
@@ -60,11 +62,11 @@ export interface V1Options {
 
 const READ_METHODS = 'GET, HEAD';
 /** The paths of the interface, whatever the method. */
-const V1_PATHS = /^\/v1\/(auth\/verify|guides|guides\/[^/]+|teams|members|openapi\.json)$/;
+const V1_PATHS = /^\/v1\/(auth\/verify|guides|guides\/[^/]+|teams|members|events|openapi\.json)$/;
 
 export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<void> {
   const { ctx, rateLimit, publicUrl } = options;
-  for (const schema of [Problem, Key, GuideListItem, Guide, Team, Member]) app.addSchema(schema);
+  for (const schema of [Problem, Key, GuideListItem, Guide, Team, Member, FeedEvent]) app.addSchema(schema);
 
   await registerOpenApiDocument(app, {
     info: {
@@ -81,6 +83,7 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
       { name: 'Authentication', description: 'Checking a key' },
       { name: 'Guides', description: 'Step-by-step documents with markdown content' },
       { name: 'Teams', description: 'Teams the key reaches and their members' },
+      { name: 'Events', description: 'The events feed: the events webhooks deliver, to read at any time' },
       { name: 'Webhooks', description: 'What the service POSTs to the webhook endpoints admins register: one signed JSON event per delivery' },
     ],
     webhooks: webhooksSection(ctx.settings.appUrl),
@@ -122,7 +125,9 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
     respond: (status, description, success, errors) =>
       responses(status, description, success, { rateHeaders: true, entityTags: true, errors: [...new Set([...V1_ERRORS, ...errors])] }),
   };
-  for (const register of [registerAuthVerify, registerGuides, registerTeams]) register(app, deps);
+  for (const register of [registerAuthVerify, registerGuides, registerTeams, registerEvents]) register(app, deps);
+  // Requests waiting on the events feed answer at once when the process stops, rather than holding it up.
+  app.addHook('preClose', async () => ctx.eventFeed?.close());
 
   options.document.get = () => app.swagger() as unknown as Record<string, unknown>;
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -1,0 +1,22 @@
+// The guide service's SDK: a typed v1 client and a webhook verifier (README.md).
+export { GuideService } from './client.js';
+export type {
+  EventListParams,
+  EventType,
+  FeedEvent,
+  Guide,
+  GuideListItem,
+  GuideListParams,
+  GuideServiceOptions,
+  Key,
+  Member,
+  MemberListParams,
+  Team,
+} from './client.js';
+export { GuideServiceError } from './errors.js';
+export type { ErrorCode, NoAnswerCode, Problem, ProblemCode, RateLimitState } from './errors.js';
+export { Paginated, type Page } from './pagination.js';
+export type { RequestOptions } from './requester.js';
+export { verifyWebhook, WebhookVerificationError } from './webhooks.js';
+export type { WebhookEvent, WebhookEventType, WebhookHeaders, WebhookVerificationReason } from './webhooks.js';
+export type { components, operations, paths, webhooks } from './generated/v1.js';

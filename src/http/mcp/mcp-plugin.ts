@@ -1,0 +1,102 @@
+// The MCP endpoint at /mcp (shared decisions §9, docs/decisions.md "MCP"): the Model Context Protocol's
+// Streamable HTTP transport, stateless, so that any API process answers any request. Every request is
+// admitted exactly as a v1 request is (src/http/v1/key-auth.ts: key, rate limit, organization policy; each
+// POST counts once), then one MCP server and transport are made for it, answer it as JSON, and are closed.
+// The transport's answer goes out through Fastify, so it carries the request id and rate headers and is
+// logged and measured like every other answer.
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainContext } from '../../domain/context.js';
+import { MAX_BODY_DEPTH } from '../admin/body-validation.js';
+import { ProblemError } from '../problem.js';
+import type { RequestRateLimit } from '../rate-limit.js';
+import type { TypeBoxApp } from '../typebox-app.js';
+import { admit, admittedKey } from '../v1/key-auth.js';
+import { mcpServer } from './mcp-tools.js';
+
+export interface McpOptions {
+  ctx: DomainContext;
+  rateLimit: RequestRateLimit;
+  publicUrl: string;
+}
+
+/** The version the MCP server reports: the interface's, as the v1 document's. */
+const SERVER_VERSION = '1.0.0';
+/** A tool call is a few hundred bytes; nothing an MCP client sends here comes near this. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+const ALLOW = 'POST';
+/** The request headers the transport reads; the credential is not handed on. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'] as const;
+
+const notPost = () =>
+  new ProblemError('method_not_allowed', `The MCP endpoint is stateless and takes JSON-RPC messages by ${ALLOW} only; it opens no event stream and keeps no session`, {
+    allow: ALLOW,
+  });
+
+/** The Web request the transport reads: the headers it checks (the body is already parsed; the URL is the endpoint's). */
+function transportRequest(request: FastifyRequest, endpointUrl: URL): Request {
+  const headers = new Headers();
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return new Request(endpointUrl, { method: 'POST', headers });
+}
+
+/** Whether a parsed body nests deeper than MAX_BODY_DEPTH, walked with a stack of its own. */
+function tooDeep(body: unknown): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return true;
+    for (const item of Object.values(value)) pending.push({ value: item, depth: depth + 1 });
+  }
+  return false;
+}
+
+async function answer(options: McpOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const server = mcpServer({ ctx: options.ctx, key: admittedKey(request), publicUrl: options.publicUrl, requestId: request.id, log: request.log }, SERVER_VERSION);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const response = await transport.handleRequest(transportRequest(request, new URL('/mcp', options.publicUrl)), { parsedBody: request.body });
+    reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    const body = await response.text();
+    return body === '' ? reply.send() : reply.send(body);
+  } finally {
+    await server.close();
+  }
+}
+
+export async function mcpPlugin(app: TypeBoxApp, options: McpOptions): Promise<void> {
+  const { ctx, rateLimit } = options;
+
+  // Every request, to a known path or not, is admitted first, as on /v1: a refusal (401, 429, 403) is a
+  // problem with the rate headers, and a wrong method or path is answered only after it.
+  app.addHook('onRequest', async (request, reply) => admit(ctx, rateLimit, request, reply, {}));
+
+  // JSON-RPC bodies only: text/plain would reach the transport as a string.
+  app.removeContentTypeParser('text/plain');
+  // No MCP message needs more than a few levels; a deeper one is refused before anything walks it. (Text
+  // reaches the store only through the tools' argument schemas, which refuse control characters.)
+  app.addHook('preValidation', async (request) => {
+    if (tooDeep(request.body)) throw new ProblemError('invalid_request', `The body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+  });
+
+  app.post('/', { bodyLimit: BODY_LIMIT_BYTES, schema: { hide: true } }, async (request, reply) => {
+    const body = request.body;
+    if (body === undefined || body === null) throw new ProblemError('invalid_request', 'Send a JSON-RPC message as the application/json body');
+    // One message per request, as the protocol has it since 2025-06-18: a batch would let one request,
+    // counted once against the rate limit, carry a hundred tool calls.
+    if (Array.isArray(body)) throw new ProblemError('invalid_request', 'Send one JSON-RPC message per request; batches are not accepted');
+    return answer(options, request, reply);
+  });
+
+  app.setNotFoundHandler(async (request) => {
+    const path = request.url.split('?')[0]!;
+    if (path === '/mcp' || path === '/mcp/') throw notPost();
+    throw new ProblemError('not_found', 'There is no such path; the MCP endpoint is /mcp');
+  });
+}

@@ -1,0 +1,213 @@
+// The MCP tools (shared decisions §9, docs/decisions.md "MCP"): read-only, for AI assistants, over the
+// same domain functions and presenters as the v1 routes (src/http/v1/guides.ts, teams.ts), for the key the
+// request was admitted with. A call is checked in v1's order (decisions §4) after the HTTP admission: the
+// tool's scope, its arguments, then what they name; a refusal is a tool error whose text is the problem body
+// v1 would answer. Tool inputs are TypeBox (JSON) schemas, as v1's parameters are: listed as they are and
+// checked by Ajv, compiled once, so a request costs no schema conversion.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type Static, type TObject, Type } from '@sinclair/typebox';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyBaseLogger, FastifyError } from 'fastify';
+import type { ApiKey, Scope } from '../../domain/api-keys.js';
+import type { DomainContext } from '../../domain/context.js';
+import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
+import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
+import { isUuidShaped } from '../../domain/ids.js';
+import { listMembers } from '../../domain/members.js';
+import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
+import { keysetList } from '../keyset-page.js';
+import { toProblem } from '../problem-handler.js';
+import { ProblemError, notFound, problemBody } from '../problem.js';
+import { ACCEPTS, Cursor, Uuid } from '../schemas/common.js';
+import { requireScope } from '../v1/key-auth.js';
+import { presentGuide, presentGuideListItem, presentMember, presentTeam } from '../v1/presenters.js';
+
+/** What a tool call runs with: the admitted key, and what its answers and refusals carry. */
+export interface ToolContext {
+  ctx: DomainContext;
+  key: ApiKey;
+  publicUrl: string;
+  requestId: string;
+  log: FastifyBaseLogger;
+}
+
+/** Search results an assistant gets when it does not ask for a number: fewer than v1's 50, to spare its context. */
+const DEFAULT_SEARCH_LIMIT = 20;
+
+const INSTRUCTIONS =
+  'Guides are step-by-step how-to documents of the teams this API key reaches. To answer how to do something, ' +
+  'call search_guides with words from the likely title, then get_guide with the id of the best match and follow ' +
+  'its steps. list_teams and list_members tell which teams there are and who is in them. Everything is read-only. ' +
+  'On plans without full guides, a guide is a preview whose last paragraph says why it stops there.';
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const SearchInput = Type.Object(
+  {
+    query: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 200,
+        pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+        [ACCEPTS]: 'text without control characters',
+        description: 'Words the title contains, ignoring case (2 to 200 characters); leave out to list every guide',
+      }),
+    ),
+    team_id: Type.Optional(Uuid({ description: 'Only this team (an id from list_teams); leave out for every team the key reaches' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `How many guides to answer (1 to 100, default ${DEFAULT_SEARCH_LIMIT})` })),
+    cursor: Type.Optional(Cursor({ description: 'The next_cursor of the previous answer, with the same query and team_id' })),
+  },
+  { additionalProperties: false },
+);
+const GuideInput = Type.Object(
+  { guide_id: Type.String({ minLength: 1, maxLength: 4096, description: "The guide's id (from search_guides) or its permalink" }) },
+  { additionalProperties: false },
+);
+const NoInput = Type.Object({}, { additionalProperties: false });
+const TeamInput = Type.Object({ team_id: Uuid({ description: 'The team (an id from list_teams)' }) }, { additionalProperties: false });
+
+interface ToolDefinition<S extends TObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  scope: Scope;
+  run: (tool: ToolContext, args: Static<S>) => Promise<CallToolResult>;
+}
+
+/** A tool's answer as text: markdown, or the JSON v1 answers with. */
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+const json = (value: unknown): CallToolResult => text(JSON.stringify(value));
+const lowercaseId = (id: string) => (isUuidShaped(id) ? id.toLowerCase() : id);
+
+const define = <S extends TObject>(definition: ToolDefinition<S>) => definition as unknown as ToolDefinition<TObject>;
+
+const TOOLS = [
+  define({
+    name: 'search_guides',
+    title: 'Search guides',
+    description:
+      'Find step-by-step guides (how-to documents) by words in their title, in every team this key reaches or in one team; ' +
+      'newest first. Each result has the id to pass to get_guide, the title, description, team, publish status (DRAFT or ' +
+      "PUBLISHED) and `locked` (past the plan's guide limit: get_guide shows only its start). Without `query` it lists every " +
+      'guide. When `next_cursor` is not null, pass it as `cursor` for more. Needs the guides:read scope.',
+    input: SearchInput,
+    scope: 'guides:read',
+    run: async ({ ctx, key }, args) => {
+      const teamId = args.team_id === undefined ? undefined : args.team_id.toLowerCase();
+      const q = args.query;
+      // The same binding as GET /v1/guides: a cursor of one works in the other.
+      const binding = { holder: key.id, filters: [teamId, q] };
+      const refusal = "Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and query";
+      return json(
+        await keysetList(ctx.cursorSecret, binding, args.cursor, refusal, async (after) => {
+          const teamIds = await reachedTeamIds(ctx.db, key.home, teamId);
+          if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
+          const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
+          const page = await guidePage(ctx, { teamIds, organizationId, q, limit: args.limit ?? DEFAULT_SEARCH_LIMIT, after });
+          return { items: page.items.map(presentGuideListItem), next: page.next };
+        }),
+      );
+    },
+  }),
+  define({
+    name: 'get_guide',
+    title: 'Read a guide',
+    description:
+      'Read one guide as markdown: its title, description and numbered steps, with screenshots as image links. On plans ' +
+      'without full guides, and for a locked guide, only its first steps, closed by a notice that says why. Needs the ' +
+      'guides:read scope.',
+    input: GuideInput,
+    scope: 'guides:read',
+    run: async ({ ctx, key }, args) => {
+      const teamIds = (await reachedTeamIds(ctx.db, key.home)) ?? [];
+      const found = await findVisibleGuide(ctx.db, teamIds, lowercaseId(args.guide_id));
+      if (!found) throw notFound('No guide this key may see has that id or permalink');
+      return text(presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)).markdown_body);
+    },
+  }),
+  define({
+    name: 'list_teams',
+    title: 'List teams',
+    description:
+      'The teams this key reaches (its own team, or every team of its organization) with their ids and names, ordered by ' +
+      'name. Pass an id as team_id to search_guides or list_members. Needs the teams:read scope.',
+    input: NoInput,
+    scope: 'teams:read',
+    run: async ({ ctx, key }) => json({ data: (await teamsReachedBy(ctx.db, key.home)).map(presentTeam) }),
+  }),
+  define({
+    name: 'list_members',
+    title: 'List team members',
+    description:
+      'The people of one team: name, e-mail, role (ADMIN, EDITOR or VIEWER) and when they joined, in the order they joined. ' +
+      'Needs the members:read scope.',
+    input: TeamInput,
+    scope: 'members:read',
+    run: async ({ ctx, key }, args) => {
+      const teamId = args.team_id.toLowerCase();
+      if (!(await reachedTeamIds(ctx.db, key.home, teamId))) throw notFound('No team with that team_id is reachable with this key');
+      return json({ data: (await listMembers(ctx.db, teamId)).map(presentMember) });
+    },
+  }),
+];
+
+// Arguments are JSON and taken as they are ("5" is not a number), as management API bodies are.
+const ajv = new Ajv({ allErrors: false, verbose: true, strict: false, keywords: [ACCEPTS] });
+(addFormats as unknown as (ajv: Ajv) => void)(ajv);
+const validators = new Map<string, ValidateFunction>(TOOLS.map((tool) => [tool.name, ajv.compile(tool.input)]));
+const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+/** The tool list, the same for every key (what a key may call is decided per call); made once. */
+const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  // As plain JSON Schema: without TypeBox's symbols and the refusals' wording (ACCEPTS), which is ours.
+  inputSchema: JSON.parse(JSON.stringify(tool.input, (name, value: unknown) => (name === ACCEPTS ? undefined : value))) as Tool['inputSchema'],
+  annotations: { title: tool.title, ...READ_ONLY },
+}));
+
+/** An argument outside its schema, in the words v1 uses for a parameter ("Parameter 'limit' must be <= 100"). */
+function invalidArguments(errors: ErrorObject[]): ProblemError {
+  const failure = Object.assign(new Error('invalid arguments'), { validation: errors, validationContext: 'querystring' }) as unknown as FastifyError;
+  return toProblem(failure) ?? new ProblemError('invalid_request', 'The arguments are invalid');
+}
+
+async function callTool(tool: ToolContext, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  const definition = byName.get(name);
+  if (!definition) throw new McpError(ErrorCode.InvalidParams, `There is no tool named ${JSON.stringify(name)}; tools/list names them`);
+  try {
+    requireScope(tool.key, definition.scope, 'tool');
+    const input = args ?? {};
+    const validate = validators.get(name)!;
+    if (!validate(input)) throw invalidArguments(validate.errors ?? []);
+    return await definition.run(tool, input as Static<TObject>);
+  } catch (error) {
+    let problem: ProblemError;
+    if (error instanceof ProblemError) problem = error;
+    else {
+      tool.log.error({ err: error, tool: name }, 'an MCP tool failed with a server fault');
+      problem = new ProblemError('internal_error', 'The service failed to answer this tool call; quote request_id to support');
+    }
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(problemBody(tool.publicUrl, problem, tool.requestId)) }] };
+  }
+}
+
+/** One MCP server for one request (stateless: nothing is kept between requests), its tools run for `tool.key`. */
+export function mcpServer(tool: ToolContext, version: string): Server {
+  const server = new Server({ name: 'guide-service', title: 'Guides', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(tool, request.params.name, request.params.arguments));
+  return server;
+}
