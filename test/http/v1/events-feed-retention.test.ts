@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneOldDeliveries } from '../../../src/webhooks/pruning.js';
 import { expectProblem } from '../admin/helpers.js';
+import { feedPage } from './events-feed-support.js';
 import { ScriptedTransport } from '../../support/scripted-transport.js';
 import { createGuide, soloTeam, startTestService, type TestService } from '../../support/service.js';
 import { eventually } from '../../support/waiting.js';
@@ -21,11 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function feed(key: string, query = '') {
-  const response = await t.get(`/v1/events${query}`, key);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as { data: any[]; next_cursor: string | null };
-}
+const feed = (key: string, query = '') => feedPage(t, key, query);
 
 const guideIds = (page: { data: any[] }) => page.data.map((event) => event.data.guide.id);
 

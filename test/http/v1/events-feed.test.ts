@@ -3,6 +3,7 @@
 // filters, and the problems bad input gets. On SQLite by default, on PostgreSQL with TEST_DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../admin/helpers.js';
+import { feedPage } from './events-feed-support.js';
 import { ScriptedTransport } from '../../support/scripted-transport.js';
 import { createGuide, createKey, organizationWithTeams, soloTeam, startTestService, type TestService } from '../../support/service.js';
 import { eventually } from '../../support/waiting.js';
@@ -18,11 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function feed(key: string, query = '') {
-  const response = await t.get(`/v1/events${query}`, key);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as { data: any[]; next_cursor: string | null };
-}
+const feed = (key: string, query = '') => feedPage(t, key, query);
 
 /** Every event the key can read from the start, page after page. */
 async function everything(key: string, query = '', limit = 2) {
