@@ -11,8 +11,11 @@ const ID_LIST_NAME = /^.+_ids$/;
 
 const lowered = (value: unknown): unknown => (typeof value === 'string' && isUuidShaped(value) ? value.toLowerCase() : value);
 
-// Bodies are at most MAX_BODY_DEPTH deep by the time this runs (checked in preValidation), so recursion is bounded.
-function lowercaseIds(values: unknown): void {
+/**
+ * Lowercases the ids in `values`, in place. Bodies are at most MAX_BODY_DEPTH deep by the time this runs
+ * (checked in preValidation), so recursion is bounded.
+ */
+export function lowercaseIds(values: unknown): void {
   if (values === null || typeof values !== 'object') return;
   if (Array.isArray(values)) {
     for (const item of values) lowercaseIds(item);

@@ -8,6 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { MAX_BODY_DEPTH } from '../admin/body-validation.js';
+import { lowercaseIds } from '../lowercase-ids.js';
 import { ProblemError } from '../problem.js';
 import type { RequestRateLimit } from '../rate-limit.js';
 import type { TypeBoxApp } from '../typebox-app.js';
@@ -83,6 +84,12 @@ export async function mcpPlugin(app: TypeBoxApp, options: McpOptions): Promise<v
   // reaches the store only through the tools' argument schemas, which refuse control characters.)
   app.addHook('preValidation', async (request) => {
     if (tooDeep(request.body)) throw new ProblemError('invalid_request', `The body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+  });
+  // A tool's ids (`team_id`, `guide_id`) lowercased once, here at the edge, as on /v1; only the tool's
+  // arguments: the JSON-RPC `id` must come back as the client sent it.
+  app.addHook('preHandler', async (request) => {
+    const message = request.body as { params?: { arguments?: unknown } } | null | undefined;
+    lowercaseIds(message?.params?.arguments);
   });
 
   app.post('/', { bodyLimit: BODY_LIMIT_BYTES, schema: { hide: true } }, async (request, reply) => {

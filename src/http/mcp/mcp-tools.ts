@@ -1,6 +1,6 @@
-// The MCP tools (shared decisions §9, docs/decisions.md "MCP"): read-only, for AI assistants, over the
-// same domain functions and presenters as the v1 routes (src/http/v1/guides.ts, teams.ts), for the key the
-// request was admitted with. A call is checked in v1's order (decisions §4) after the HTTP admission: the
+// The MCP tools (shared decisions §9, docs/decisions.md "MCP"): read-only, for AI assistants, answering
+// what the v1 reads answer (src/http/v1/read-answers.ts, which the v1 routes call too) for the key the
+// request was admitted with; ids in the arguments are lowercased at the edge, as v1's are. A call is checked in v1's order (decisions §4) after the HTTP admission: the
 // tool's scope, its arguments, then what they name; a refusal is a tool error whose text is the problem body
 // v1 would answer. Tool inputs are TypeBox (JSON) schemas, as v1's parameters are: listed as they are and
 // checked by Ajv, compiled once, so a request costs no schema conversion.
@@ -20,17 +20,11 @@ import addFormats from 'ajv-formats';
 import type { FastifyBaseLogger, FastifyError } from 'fastify';
 import type { ApiKey, Scope } from '../../domain/api-keys.js';
 import type { DomainContext } from '../../domain/context.js';
-import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
-import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
-import { isUuidShaped } from '../../domain/ids.js';
-import { listMembers } from '../../domain/members.js';
-import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
-import { keysetList } from '../keyset-page.js';
 import { toProblem } from '../problem-handler.js';
-import { ProblemError, notFound, problemBody } from '../problem.js';
+import { ProblemError, problemBody } from '../problem.js';
 import { ACCEPTS, Cursor, Uuid } from '../schemas/common.js';
 import { requireScope } from '../v1/key-auth.js';
-import { presentGuide, presentGuideListItem, presentMember, presentTeam } from '../v1/presenters.js';
+import { guideForKey, guideList, memberList, teamList } from '../v1/read-answers.js';
 
 /** What a tool call runs with: the admitted key, and what its answers and refusals carry. */
 export interface ToolContext {
@@ -88,7 +82,6 @@ interface ToolDefinition<S extends TObject> {
 /** A tool's answer as text: markdown, or the JSON v1 answers with. */
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 const json = (value: unknown): CallToolResult => text(JSON.stringify(value));
-const lowercaseId = (id: string) => (isUuidShaped(id) ? id.toLowerCase() : id);
 
 const define = <S extends TObject>(definition: ToolDefinition<S>) => definition as unknown as ToolDefinition<TObject>;
 
@@ -103,22 +96,8 @@ const TOOLS = [
       'guide. When `next_cursor` is not null, pass it as `cursor` for more. Needs the guides:read scope.',
     input: SearchInput,
     scope: 'guides:read',
-    run: async ({ ctx, key }, args) => {
-      const teamId = args.team_id === undefined ? undefined : args.team_id.toLowerCase();
-      const q = args.query;
-      // The same binding as GET /v1/guides: a cursor of one works in the other.
-      const binding = { holder: key.id, filters: [teamId, q] };
-      const refusal = "Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and query";
-      return json(
-        await keysetList(ctx.cursorSecret, binding, args.cursor, refusal, async (after) => {
-          const teamIds = await reachedTeamIds(ctx.db, key.home, teamId);
-          if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-          const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
-          const page = await guidePage(ctx, { teamIds, organizationId, q, limit: args.limit ?? DEFAULT_SEARCH_LIMIT, after });
-          return { items: page.items.map(presentGuideListItem), next: page.next };
-        }),
-      );
-    },
+    run: async ({ ctx, key }, args) =>
+      json(await guideList(ctx, ctx, key, { teamId: args.team_id, q: args.query, limit: args.limit ?? DEFAULT_SEARCH_LIMIT, cursor: args.cursor }, 'query')),
   }),
   define({
     name: 'get_guide',
@@ -129,12 +108,7 @@ const TOOLS = [
       'guides:read scope.',
     input: GuideInput,
     scope: 'guides:read',
-    run: async ({ ctx, key }, args) => {
-      const teamIds = (await reachedTeamIds(ctx.db, key.home)) ?? [];
-      const found = await findVisibleGuide(ctx.db, teamIds, lowercaseId(args.guide_id));
-      if (!found) throw notFound('No guide this key may see has that id or permalink');
-      return text(presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)).markdown_body);
-    },
+    run: async ({ ctx, key }, args) => text((await guideForKey(ctx, ctx, key, args.guide_id)).markdown_body),
   }),
   define({
     name: 'list_teams',
@@ -144,7 +118,7 @@ const TOOLS = [
       'name. Pass an id as team_id to search_guides or list_members. Needs the teams:read scope.',
     input: NoInput,
     scope: 'teams:read',
-    run: async ({ ctx, key }) => json({ data: (await teamsReachedBy(ctx.db, key.home)).map(presentTeam) }),
+    run: async ({ ctx, key }) => json(await teamList(ctx, key)),
   }),
   define({
     name: 'list_members',
@@ -154,11 +128,7 @@ const TOOLS = [
       'Needs the members:read scope.',
     input: TeamInput,
     scope: 'members:read',
-    run: async ({ ctx, key }, args) => {
-      const teamId = args.team_id.toLowerCase();
-      if (!(await reachedTeamIds(ctx.db, key.home, teamId))) throw notFound('No team with that team_id is reachable with this key');
-      return json({ data: (await listMembers(ctx.db, teamId)).map(presentMember) });
-    },
+    run: async ({ ctx, key }, args) => json(await memberList(ctx, key, args.team_id)),
   }),
 ];
 

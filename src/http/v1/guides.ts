@@ -1,14 +1,9 @@
 // GET /guides and GET /guides/{guideId} (spec §4.2, §4.3).
 import { Type } from '@sinclair/typebox';
-import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
-import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
-import { reachedTeamIds } from '../../domain/teams.js';
-import { keysetList } from '../keyset-page.js';
-import { notFound } from '../problem.js';
 import { ACCEPTS, Cursor, NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
+import { guideForKey, guideList } from './read-answers.js';
 import { admittedKey } from './key-auth.js';
-import { presentGuide, presentGuideListItem } from './presenters.js';
 import { GuidePage } from './schemas.js';
 import type { V1Routes } from './v1-plugin.js';
 
@@ -51,17 +46,9 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
       const teamId = request.query.team_id;
       // The whole answer is kept under the request's own parameters: a page served again needs neither
       // the cursor checked (it was, for this key and these filters) nor the key's reach looked up.
-      return sendCached(ctx, reply, ['guides', key.id, teamId, q, cursor, limit], async (reader) => {
-        const binding = { holder: key.id, filters: [teamId, q] };
-        const refusal = "Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and q";
-        return keysetList(ctx.cursorSecret, binding, cursor, refusal, async (after) => {
-          const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
-          if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
-          const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
-          const page = await guidePage(reader, { teamIds, organizationId, q, limit: limit!, after });
-          return { items: page.items.map(presentGuideListItem), next: page.next };
-        });
-      });
+      return sendCached(ctx, reply, ['guides', key.id, teamId, q, cursor, limit], async (reader) =>
+        guideList(ctx, reader, key, { teamId, q, limit: limit!, cursor }),
+      );
     },
   );
 
@@ -84,12 +71,7 @@ export const registerGuides: V1Routes = (app, { ctx, respond }) => {
     async (request, reply) => {
       const key = admittedKey(request);
       const { guideId } = request.params;
-      return sendCached(ctx, reply, ['guide', key.home, guideId], async (reader) => {
-        const teamIds = (await reachedTeamIds(reader.db, key.home)) ?? [];
-        const found = await findVisibleGuide(reader.db, teamIds, guideId);
-        if (!found) throw notFound('No guide this key may see has that id or permalink');
-        return { data: presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps)) };
-      });
+      return sendCached(ctx, reply, ['guide', key.home, guideId], async (reader) => ({ data: await guideForKey(ctx, reader, key, guideId) }));
     },
   );
 };

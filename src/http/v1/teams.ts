@@ -1,12 +1,9 @@
 // GET /teams (spec §4.4) and GET /members (spec §4.5).
 import { Type } from '@sinclair/typebox';
-import { listMembers } from '../../domain/members.js';
-import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
-import { notFound } from '../problem.js';
 import { NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
-import { presentMember, presentTeam } from './presenters.js';
+import { memberList, teamList } from './read-answers.js';
 import type { V1Routes } from './v1-plugin.js';
 
 export const registerTeams: V1Routes = (app, { ctx, respond }) => {
@@ -26,8 +23,8 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
       },
     },
     async (request, reply) => {
-      const { home } = admittedKey(request);
-      return sendCached(ctx, reply, ['teams', home], async (reader) => ({ data: (await teamsReachedBy(reader.db, home)).map(presentTeam) }));
+      const key = admittedKey(request);
+      return sendCached(ctx, reply, ['teams', key.home], async (reader) => teamList(reader, key));
     },
   );
 
@@ -53,11 +50,8 @@ export const registerTeams: V1Routes = (app, { ctx, respond }) => {
     },
     async (request, reply) => {
       const teamId = request.query.team_id;
-      const { home } = admittedKey(request);
-      return sendCached(ctx, reply, ['members', home, teamId], async (reader) => {
-        if (!(await reachedTeamIds(reader.db, home, teamId))) throw notFound('No team with that team_id is reachable with this key');
-        return { data: (await listMembers(reader.db, teamId)).map(presentMember) };
-      });
+      const key = admittedKey(request);
+      return sendCached(ctx, reply, ['members', key.home, teamId], async (reader) => memberList(reader, key, teamId));
     },
   );
 };

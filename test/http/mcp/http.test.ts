@@ -95,6 +95,19 @@ describe('MCP over HTTP', () => {
     await expectProblem(await fetch(`${base}/mcp/tools`, { headers: { authorization: `Bearer ${key}` } }), 404, 'not_found');
   });
 
+  it("a tool's ids are taken in any letter case, and the JSON-RPC id comes back exactly as sent", async () => {
+    const { teams, key } = await organizationWithTeams(t);
+    const base = await listening(t);
+    const id = 'A1B2C3D4-0000-4000-8000-ABCDEF012345';
+    const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_members', arguments: { team_id: teams[0].id.toUpperCase() } } };
+    const response = await post(base, JSON.stringify(call), { authorization: `Bearer ${key}` });
+    expect(response.status).toBe(200);
+    const answer = await response.json();
+    expect(answer.id).toBe(id);
+    expect(answer.result.isError ?? false).toBe(false);
+    expect(JSON.parse(answer.result.content[0].text)).toEqual({ data: [] });
+  });
+
   it('bad input gets a clear 4xx, never a 500', async () => {
     const { key } = await organizationWithTeams(t);
     const base = await listening(t);

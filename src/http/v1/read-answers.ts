@@ -1,0 +1,54 @@
+// What the v1 reads answer for a key, whoever asks: the v1 routes (through the read cache) and the MCP
+// tools (src/http/mcp), so that both read, refuse and present guides, teams and members the same way.
+import type { ApiKey } from '../../domain/api-keys.js';
+import type { DomainContext } from '../../domain/context.js';
+import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
+import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
+import { listMembers } from '../../domain/members.js';
+import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
+import { keysetList } from '../keyset-page.js';
+import { notFound } from '../problem.js';
+import { presentGuide, presentGuideListItem, presentMember, presentTeam } from './presenters.js';
+
+export interface GuideListQuery {
+  teamId: string | undefined;
+  q: string | undefined;
+  limit: number;
+  cursor: string | undefined;
+}
+
+/**
+ * A page of the guides the key reaches, newest first. The cursor is bound to the key and the filters, so
+ * that one made by either interface works in the other; `searchName` is what the asker calls `q`.
+ */
+export function guideList(ctx: DomainContext, reader: DomainContext, key: ApiKey, query: GuideListQuery, searchName = 'q') {
+  const { teamId, q, limit, cursor } = query;
+  const binding = { holder: key.id, filters: [teamId, q] };
+  const refusal = `Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and ${searchName}`;
+  return keysetList(ctx.cursorSecret, binding, cursor, refusal, async (after) => {
+    const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
+    if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
+    const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
+    const page = await guidePage(reader, { teamIds, organizationId, q, limit, after });
+    return { items: page.items.map(presentGuideListItem), next: page.next };
+  });
+}
+
+/** One guide the key may see, by id or permalink, its body cut as the key's plan has it. */
+export async function guideForKey(ctx: DomainContext, reader: DomainContext, key: ApiKey, guideId: string) {
+  const teamIds = (await reachedTeamIds(reader.db, key.home)) ?? [];
+  const found = await findVisibleGuide(reader.db, teamIds, guideId);
+  if (!found) throw notFound('No guide this key may see has that id or permalink');
+  return presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps));
+}
+
+/** GET /v1/teams: the teams the key reaches. */
+export async function teamList(reader: DomainContext, key: ApiKey) {
+  return { data: (await teamsReachedBy(reader.db, key.home)).map(presentTeam) };
+}
+
+/** GET /v1/members: the members of one team the key reaches. */
+export async function memberList(reader: DomainContext, key: ApiKey, teamId: string) {
+  if (!(await reachedTeamIds(reader.db, key.home, teamId))) throw notFound('No team with that team_id is reachable with this key');
+  return { data: (await listMembers(reader.db, teamId)).map(presentMember) };
+}
