@@ -307,7 +307,7 @@ describe('the operator in the console', () => {
     await operator.getByLabel('Working on').selectOption(`organization:${world.organization.id}`);
     await operator.getByRole('link', { name: 'API settings' }).click();
     await operator.getByText('Plan: Growth').waitFor();
-    await operator.getByLabel('Organization keys only').check();
+    await operator.getByLabel('Organization keys only', { exact: true }).check();
     await operator.getByRole('button', { name: 'Save settings' }).click();
     // Team keys stop working: asked first, in words.
     const dialog = operator.getByRole('dialog');

@@ -195,7 +195,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       await operator.getByText('Plan: Growth').waitFor();
       const organization = () => t.admin('GET', `/organizations/${world.organization.id}`);
 
-      await operator.getByLabel('API access').uncheck();
+      await operator.getByLabel('API access', { exact: true }).uncheck();
       await operator.getByRole('button', { name: 'Save settings' }).press('Enter');
       const dialog = operator.getByRole('dialog', { name: 'Turn API access off?' });
       expect(await dialog.innerText()).toContain(`Every API key of ${world.organization.name} and of its teams stops working at once`);
@@ -204,8 +204,8 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       await dialog.waitFor({ state: 'detached' });
       expect((await organization()).api_enabled).toBe(true);
 
-      await operator.getByLabel('API access').check();
-      await operator.getByLabel('Organization keys only').check();
+      await operator.getByLabel('API access', { exact: true }).check();
+      await operator.getByLabel('Organization keys only', { exact: true }).check();
       await operator.getByRole('button', { name: 'Save settings' }).press('Enter');
       const orgOnly = operator.getByRole('dialog', { name: 'Allow organization keys only?' });
       expect(await orgOnly.innerText()).toContain('Every team key');
@@ -219,7 +219,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       expect((await organization()).org_keys_only).toBe(true);
 
       // Turning it off again stops nothing: no question.
-      await operator.getByLabel('Organization keys only').uncheck();
+      await operator.getByLabel('Organization keys only', { exact: true }).uncheck();
       await operator.getByRole('button', { name: 'Save settings' }).press('Enter');
       await operator.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
       expect(await operator.getByRole('dialog').count()).toBe(0);
