@@ -102,10 +102,10 @@ describe('MCP over HTTP', () => {
     const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_members', arguments: { team_id: teams[0].id.toUpperCase() } } };
     const response = await post(base, JSON.stringify(call), { authorization: `Bearer ${key}` });
     expect(response.status).toBe(200);
-    const answer = await response.json();
+    const answer = (await response.json()) as { id: unknown; result: { isError?: boolean; content: { text: string }[] } };
     expect(answer.id).toBe(id);
     expect(answer.result.isError ?? false).toBe(false);
-    expect(JSON.parse(answer.result.content[0].text)).toEqual({ data: [] });
+    expect(JSON.parse(answer.result.content[0]?.text ?? '')).toEqual({ data: [] });
   });
 
   it('bad input gets a clear 4xx, never a 500', async () => {
