@@ -86,16 +86,20 @@ function openReadCache(store: Store, log: FastifyBaseLogger): ReadCache {
   });
 }
 
-// On the embedded store a commit writes whole pages, whatever is in it: delivery outcomes are committed
-// at most this often, in groups (PostgreSQL groups them by itself while each commit is under way).
-const SQLITE_COMMIT_EVERY_MS = 5;
+// How often delivery outcomes are committed at most (src/webhooks/outcome-recorder.ts). On the embedded
+// store a commit writes whole pages, whatever is in it; PostgreSQL groups what waits while each commit is
+// under way, and pays a round trip per statement.
+const COMMIT_PACE = {
+  sqlite: { urgentEveryMs: 5, deliveredEveryMs: 20 },
+  postgres: { urgentEveryMs: 0, deliveredEveryMs: 10 },
+};
 
 // Polling while the LISTEN connection is down (PostgreSQL), so work from other processes still flows.
 const POLL_WITHOUT_LISTENER_MS = 1000;
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.logger ?? pino(loggerOptions(config));
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { onBackgroundError: (message) => log.error(message) });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -191,7 +195,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       const policy = { retryDelaysMs: config.webhookRetryDelaysMs, pauseAfterMs: config.webhookPauseAfterMs, random: options.random };
       const deliveryWorker = new DeliveryWorker(ctx, {
         transport: options.transport ?? sender!,
-        commitEveryMs: store.dialect === 'sqlite' ? SQLITE_COMMIT_EVERY_MS : 0,
+        commitPace: COMMIT_PACE[store.dialect],
         policy,
         timeoutMs: config.webhookTimeoutMs,
         log: log.child({ component: 'worker' }),

@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import { FairSqliteDialect } from './fair-sqlite-dialect.js';
 import { preparingPool } from './prepared-statements.js';
 import { cachingStatements } from './statement-cache.js';
+import { BACKSTOP_PAGES, startCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -30,12 +31,17 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 /** Connections in the PostgreSQL pool of each process (docs/deploy.md sizes max_connections by it). */
 const POOL_SIZE = 20;
 
-export function openStore(databaseUrl: string): Store {
-  if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl.slice('file:'.length));
+export interface StoreOptions {
+  /** Hears what went wrong in the background (the embedded store's checkpoint thread); the default writes to stderr. */
+  onBackgroundError?: (message: string) => void;
+}
+
+export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
+  if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl.slice('file:'.length), options.onBackgroundError ?? ((message) => process.stderr.write(`${message}\n`)));
   return openPostgres(databaseUrl, POOL_SIZE);
 }
 
-function openSqlite(path: string): Store {
+function openSqlite(path: string, onBackgroundError: (message: string) => void): Store {
   const inMemory = path === ':memory:';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -48,7 +54,14 @@ function openSqlite(path: string): Store {
   sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: cachingStatements(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, close: () => db.destroy() };
+  // The log is checkpointed on a thread of its own (wal-checkpointer.ts); this connection only as a backstop.
+  if (!inMemory) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  const checkpointer = inMemory ? null : startCheckpointer(path, (message) => onBackgroundError(`checkpointing the write-ahead log failed: ${message}`));
+  const close = async () => {
+    await checkpointer?.close();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, close };
 }
 
 function openPostgres(url: string, poolSize: number): Store {

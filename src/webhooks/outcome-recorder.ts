@@ -2,9 +2,15 @@
 // not wait for a 2xx to be written before it sends its next attempt, only for anything else (which may
 // pause the endpoint or schedule a retry), and a batch's end (the release of its queue) is written after
 // its outcomes, in the same transaction or a later one. Outcomes from every batch that arrive while one
-// transaction is being written go into the next, and on the embedded store at most one is committed every
-// `commitEveryMs`: a commit costs far more than the rows in it (it writes whole pages), so deliveries to
-// many endpoints go out at the pace of the network, not of the disk.
+// transaction is being written go into the next. A commit costs far more than the rows in it (on the
+// embedded store it writes whole pages), so commits are spaced out, at two paces:
+// - what someone waits for (a release, which lets the queue's next events go; a failure, which its batch
+//   waits on) is committed at most every `urgentEveryMs`;
+// - 2xx outcomes alone wait up to `deliveredEveryMs` for company: nothing waits on them, and under load
+//   a group then carries tens of outcomes instead of a few (measured in BENCHMARKS.md).
+// An urgent job cuts a longer wait short. A batch asks for its release as soon as it ends, behind its
+// outcomes; if writing one of them failed, the release is refused too, so the queue stays held until
+// its lease runs out (worker.ts).
 import { type DomainContext, notifyWorkers } from '../domain/context.js';
 import { lockQueues, type QueueClaim, type Released, releaseQueues } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
@@ -17,16 +23,30 @@ type Job =
 /** Jobs written in one transaction at most; more wait for the next. */
 const GROUP_AT_MOST = 500;
 
+/** The least time between two commits' starts, by what the group holds. */
+export interface CommitPace {
+  /** When a release or a failure is waiting. */
+  urgentEveryMs: number;
+  /** When only 2xx outcomes are. */
+  deliveredEveryMs: number;
+}
+
+/** Someone waits for this job's commit: its batch (a failure), or the queue's next events (a release). */
+const isUrgent = (job: Job) => job.kind === 'release' || !job.sent.outcome.delivered;
+
 export class OutcomeRecorder {
   private readonly waiting: Job[] = [];
   private writing = false;
   private lastCommitStarted = 0;
+  /** The wait before the next commit, while one runs: an urgent job may cut it short. */
+  private pause: { timer: NodeJS.Timeout; urgent: boolean; resolve: () => void } | null = null;
+  /** Claims (by token) an outcome of which could not be written, and why: their release is refused. */
+  private readonly unwritten = new Map<string, unknown>();
 
   constructor(
     private readonly ctx: DomainContext,
     private readonly policy: RetryPolicy,
-    /** The least time between two commits' starts. */
-    private readonly commitEveryMs: number,
+    private readonly pace: CommitPace,
   ) {}
 
   /**
@@ -45,16 +65,34 @@ export class OutcomeRecorder {
   private add(job: Job): void {
     this.waiting.push(job);
     if (!this.writing) void this.writeAll();
+    else if (this.pause && !this.pause.urgent && isUrgent(job)) {
+      const { timer, resolve } = this.pause;
+      clearTimeout(timer);
+      this.pause = null;
+      this.pauseBeforeCommit(true, resolve);
+    }
+  }
+
+  /** Waits until the pace allows the next commit, a turn of the event loop at least (the writes yield only to promise jobs, never to I/O, so without a turn no group forms). */
+  private pauseBeforeCommit(urgent: boolean, resolve: () => void): void {
+    const wait = this.lastCommitStarted + (urgent ? this.pace.urgentEveryMs : this.pace.deliveredEveryMs) - performance.now();
+    if (wait <= 0) {
+      setImmediate(resolve);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.pause = null;
+      resolve();
+    }, wait);
+    this.pause = { timer, urgent, resolve };
   }
 
   private async writeAll(): Promise<void> {
     this.writing = true;
     try {
       while (this.waiting.length > 0) {
-        // A turn of the event loop at least, so that the answers that arrived meanwhile join this group.
-        // (The writes themselves yield only to promise jobs, never to I/O, so without it no group forms.)
-        const wait = this.lastCommitStarted + this.commitEveryMs - performance.now();
-        await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+        const urgent = this.waiting.some(isUrgent);
+        await new Promise<void>((resolve) => this.pauseBeforeCommit(urgent, resolve));
         this.lastCommitStarted = performance.now();
         await this.writeGroup(this.waiting.splice(0, GROUP_AT_MOST));
       }
@@ -63,7 +101,14 @@ export class OutcomeRecorder {
     }
   }
 
-  private async writeGroup(group: Job[]): Promise<void> {
+  private async writeGroup(jobs: Job[]): Promise<void> {
+    const group = jobs.filter((job) => {
+      const why = job.kind === 'release' ? this.unwritten.get(job.claim.token) : undefined;
+      if (why === undefined || job.kind !== 'release') return true;
+      this.unwritten.delete(job.claim.token);
+      job.reject(why);
+      return false;
+    });
     const results = new Map<Job, unknown>();
     // Per endpoint, a group holds one batch's jobs: its 2xx outcomes, at most one other (which ended the
     // batch) and its release. So the outcomes are written first, then the releases.
@@ -82,7 +127,11 @@ export class OutcomeRecorder {
         if ([...released.values()].some((queue) => queue && queue.readyAt !== null && queue.readyAt.getTime() <= now)) await notifyWorkers(this.ctx, trx);
       });
     } catch (error) {
-      for (const job of group) job.reject(error);
+      for (const job of group) {
+        if (job.kind === 'outcome') this.unwritten.set(job.sent.token, error);
+        else this.unwritten.delete(job.claim.token);
+        job.reject(error);
+      }
       return;
     }
     // A released queue may be ready again, and a failure may have paused an endpoint and queued its

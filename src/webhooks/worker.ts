@@ -20,7 +20,7 @@ import { missPending } from '../domain/delivery-attempts.js';
 import { type ClaimedBatch, claimBatches, nextAttempts } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy } from './attempt-outcome.js';
 import { deliveryRequest } from './delivery-request.js';
-import { OutcomeRecorder } from './outcome-recorder.js';
+import { type CommitPace, OutcomeRecorder } from './outcome-recorder.js';
 import type { Transport } from './sender.js';
 import { WakeableLoop } from './wakeable-loop.js';
 
@@ -47,8 +47,8 @@ const CLAIM_AT_MOST = 100;
 
 export interface WorkerOptions {
   transport: Transport;
-  /** The least time between two commits of outcomes (group commit; see outcome-recorder.ts). */
-  commitEveryMs: number;
+  /** How often outcomes are committed at most (group commit; see outcome-recorder.ts). */
+  commitPace: CommitPace;
   policy: RetryPolicy;
   timeoutMs: number;
   log: FastifyBaseLogger;
@@ -94,7 +94,7 @@ export class DeliveryWorker extends WakeableLoop {
   ) {
     super(options.log);
     this.lanes = { ...lanesFor(options.concurrency), ...options.lanes };
-    const recorder = () => new OutcomeRecorder(ctx, options.policy, options.commitEveryMs);
+    const recorder = () => new OutcomeRecorder(ctx, options.policy, options.commitPace);
     this.outcomes = { healthy: recorder(), failing: recorder() };
   }
 
@@ -238,8 +238,13 @@ export class DeliveryWorker extends WakeableLoop {
       if (stopped || lane === 'failing' || sent >= HOLD_AT_MOST.attempts || this.ctx.clock.now().getTime() - claimedAt.getTime() >= HOLD_AT_MOST.ms) break;
       ({ endpoint, attempts } = await nextAttempts(this.ctx, claim, lastSeq, this.lanes.batch));
     }
+    // The release is written after the outcomes, and refused if one of them could not be.
+    const released = this.outcomes[lane].release(claim);
     await Promise.all(recording);
-    if (recordFailure !== null) throw recordFailure;
-    await this.outcomes[lane].release(claim);
+    if (recordFailure !== null) {
+      await released.catch(() => undefined);
+      throw recordFailure;
+    }
+    await released;
   }
 }

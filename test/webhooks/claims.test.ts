@@ -29,7 +29,7 @@ async function claimOf(endpointId: string, given: ClaimLimits = limits): Promise
   return (await claimBatches(t.service.ctx, 'healthy', given)).find((batch) => batch.claim.endpointId === endpointId);
 }
 
-const recorder = () => new OutcomeRecorder(t.service.ctx, policy, 0);
+const recorder = () => new OutcomeRecorder(t.service.ctx, policy, { urgentEveryMs: 0, deliveredEveryMs: 0 });
 const sentUnder = (batch: ClaimedBatch, outcome: DeliveryOutcome): SentAttempt => ({ at: t.clock.now(), headers: '{}', outcome, failuresBefore: 0, token: batch.claim.token });
 
 async function attemptsOf(endpointId: string) {
@@ -95,6 +95,54 @@ describe('claims', () => {
     expect(otherResult.status).toBe('fulfilled');
     expect((await attemptsOf(otherEndpoint.id)).map((attempt) => attempt.status)).toEqual(['delivered']);
     expect((await attemptsOf(lapsedEndpoint.id)).map((attempt) => attempt.status)).toEqual(['scheduled']);
+  });
+});
+
+describe('the pace of outcome commits (src/webhooks/outcome-recorder.ts)', () => {
+  // 2xx outcomes alone would wait a minute here: only something waited for makes them commit.
+  const patient = () => new OutcomeRecorder(t.service.ctx, policy, { urgentEveryMs: 0, deliveredEveryMs: 60_000 });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('a 2xx outcome waits for company; the release of its queue is urgent, cuts the wait short and is written after it', async () => {
+    const { endpoint } = await endpointWithPing();
+    t.clock.advance(60_000);
+    const batch = (await claimOf(endpoint.id))!;
+    const outcomes = patient();
+    let written = false;
+    const recorded = outcomes.record(batch.attempts[0]!, sentUnder(batch, delivered)).then(() => (written = true));
+    await settle();
+    expect(written).toBe(false);
+    expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['scheduled']);
+    expect(await outcomes.release(batch.claim)).toBeTruthy();
+    await recorded;
+    expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['delivered']);
+    expect((await queueOf(endpoint.id)).claim_token).toBeNull();
+  });
+
+  it('a failure is urgent: its batch waits for it, so it does not wait for company', async () => {
+    const { endpoint } = await endpointWithPing();
+    t.clock.advance(60_000);
+    const batch = (await claimOf(endpoint.id))!;
+    expect(await patient().record(batch.attempts[0]!, sentUnder(batch, failed))).toBe(1);
+    expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['failed', 'scheduled']);
+  });
+
+  it('a release whose batch had an outcome that could not be written is refused, so the queue stays held until its lease runs out', async () => {
+    const { endpoint } = await endpointWithPing();
+    t.clock.advance(60_000);
+    const batch = (await claimOf(endpoint.id))!;
+    const outcomes = recorder();
+    // A send time that cannot be written makes the outcome's transaction fail.
+    await expect(outcomes.record(batch.attempts[0]!, { ...sentUnder(batch, delivered), at: new Date(Number.NaN) })).rejects.toThrow();
+    await expect(outcomes.release(batch.claim)).rejects.toThrow();
+    expect((await queueOf(endpoint.id)).claim_token).toBe(batch.claim.token);
+    expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['scheduled']);
+    // The refusal is for that claim only: the queue's next holder records and lets go as usual.
+    t.clock.advance(2000);
+    const next = (await claimOf(endpoint.id))!;
+    await outcomes.record(next.attempts[0]!, sentUnder(next, delivered));
+    expect(await outcomes.release(next.claim)).toBeTruthy();
+    expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['delivered']);
   });
 });
 

@@ -1,0 +1,66 @@
+// Checkpoints the embedded store's write-ahead log on a thread of its own. SQLite's automatic checkpoint
+// runs inside the commit that crosses its threshold, so every thousand pages or so one commit on the
+// service's only thread copies the log into the database file and waits for the disk: 15–30 ms in which
+// no request is answered and no delivery sent, about a sixth of the thread's time under a steady write
+// load (BENCHMARKS.md, "The bad day"). Here a second connection, on a worker thread, checkpoints
+// passively and often: it never blocks the writer or a reader, and the log stays small.
+// The log starts over at the first commit after a checkpoint that copied all of it. The writer keeps an
+// automatic checkpoint at a much higher threshold as a backstop, in case this thread falls behind (a
+// write load that never pauses) or dies. (A RESTART checkpoint here would hold the writer back, and the
+// writer waits on the service's thread.)
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** Pages in the log past which the writer checkpoints by itself (the backstop). */
+export const BACKSTOP_PAGES = 20_000;
+
+/** How often the thread checkpoints. */
+const EVERY_MS = 100;
+
+// The thread's code, given as text so that it runs the same from the build and from the TypeScript
+// sources under the tests. It loads the same better-sqlite3 the service uses.
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('wal_autocheckpoint = 0');
+let running = false;
+const timer = setInterval(() => {
+  if (running) return;
+  running = true;
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  } finally {
+    running = false;
+  }
+}, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface Checkpointer {
+  close(): Promise<void>;
+}
+
+/** Starts checkpointing the log of the database file at `path`; `onError` hears what failed (the backstop covers it). */
+export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(THREAD, { eval: true, workerData: { path, driver, everyMs: EVERY_MS } });
+  worker.on('message', (message: { error?: string }) => message.error && onError(message.error));
+  worker.on('error', (error) => onError(error.message));
+  // The thread must not keep the process alive on its own.
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    async close() {
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
+}
