@@ -4,7 +4,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Build, buildService } from './support/build.js';
@@ -60,5 +61,16 @@ describe('run contract (decisions §1)', () => {
     const badRole = startService({ ROLE: 'everything' }, cwd);
     expect(await badRole.exited).toBe(2);
     expect(badRole.output()).toContain('ROLE');
+  }, 30_000);
+
+  it('a script that opens the embedded store and closes it ends by itself, with the checkpoint thread stopped', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'guide-service-run-'));
+    const database = pathToFileURL(join(dirname(build.main), 'db/database.js')).href;
+    const script = `import { openStore } from ${JSON.stringify(database)};
+      const store = openStore('file:' + ${JSON.stringify(join(cwd, 'service.db'))});
+      await store.close();
+      console.log('closed');`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd, timeout: 20_000 });
+    expect(stdout.trim()).toBe('closed');
   }, 30_000);
 });

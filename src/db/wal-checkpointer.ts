@@ -59,6 +59,8 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async close() {
+      // Held again while it stops: a process waiting only for this must not end before it has.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
