@@ -24,17 +24,11 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-db.pragma('wal_autocheckpoint = 0');
-let running = false;
 const timer = setInterval(() => {
-  if (running) return;
-  running = true;
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
-  } finally {
-    running = false;
   }
 }, workerData.everyMs);
 parentPort.on('message', () => {

@@ -103,10 +103,9 @@ export class OutcomeRecorder {
 
   private async writeGroup(jobs: Job[]): Promise<void> {
     const group = jobs.filter((job) => {
-      const why = job.kind === 'release' ? this.unwritten.get(job.claim.token) : undefined;
-      if (why === undefined || job.kind !== 'release') return true;
+      if (job.kind !== 'release' || !this.unwritten.has(job.claim.token)) return true;
+      job.reject(this.unwritten.get(job.claim.token));
       this.unwritten.delete(job.claim.token);
-      job.reject(why);
       return false;
     });
     const results = new Map<Job, unknown>();

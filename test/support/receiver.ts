@@ -10,8 +10,8 @@ export interface Received {
   at: number;
 }
 
-/** An answer, optionally after `delayMs`; or none at all. */
-export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
+/** An answer, optionally after `delayMs`, whose body may never end (`stall`); or none at all. */
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; stall?: boolean } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -60,7 +60,9 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const send = () => {
         response.writeHead(answer.status, answer.headers ?? {});
-        response.end(answer.body ?? '');
+        if (!answer.stall) return response.end(answer.body ?? '');
+        response.write(answer.body ?? '');
+        hanging.add(response);
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();

@@ -116,10 +116,23 @@ export async function createEndpoint(s: TestService, home: Home, url: string, ev
   return s.admin('POST', '/webhook-endpoints', { home, url, events });
 }
 
+/** An endpoint's signing-key answer: the key, and the same key as Standard Webhooks libraries take it. */
+export async function signingKeyAnswerOf(s: TestService, endpointId: string): Promise<{ signing_key: string; standard_webhooks_secret: string }> {
+  return s.admin('GET', `/webhook-endpoints/${endpointId}/signing-key`);
+}
+
 /** The signing key of an endpoint. */
 export async function signingKeyOf(s: TestService, endpointId: string): Promise<string> {
-  return (await s.admin('GET', `/webhook-endpoints/${endpointId}/signing-key`)).signing_key;
+  return (await signingKeyAnswerOf(s, endpointId)).signing_key;
 }
+
+/** A service that delivers at once and retries within a second: for tests of what deliveries carry. */
+export const QUICK_DELIVERY_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_COALESCE_MS: '0',
+  WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms',
+  WEBHOOK_TIMEOUT_MS: '1000',
+};
 
 /** Registers an endpoint, then reads its signing key. */
 export async function endpointWithKey(s: TestService, home: Home, url: string, events: string[]): Promise<{ endpoint: any; signingKey: string }> {

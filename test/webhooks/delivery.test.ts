@@ -3,14 +3,9 @@
 import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import { createGuide, soloTeam, useTestService } from '../support/service.js';
-import { endpointWithKey, useSharedReceiver } from '../support/webhooks.js';
+import { endpointWithKey, QUICK_DELIVERY_ENV, useSharedReceiver } from '../support/webhooks.js';
 
-const t = useTestService({
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_COALESCE_MS: '0',
-  WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms',
-  WEBHOOK_TIMEOUT_MS: '1000',
-});
+const t = useTestService(QUICK_DELIVERY_ENV);
 const receiver = useSharedReceiver();
 
 const endpointFor = (teamId: string, events = ['guide.created', 'guide.updated', 'guide.deleted']) =>

@@ -141,6 +141,17 @@ describe('outcomes: a 2xx is a success, anything else is a failure that is retri
     expect(requestsForEvent(receiver, eventId)).toHaveLength(4);
   });
 
+  it('a 2xx whose body never ends is delivered: the attempt ends at WEBHOOK_TIMEOUT_MS with the body that came, and the next goes out', async () => {
+    const { team, endpoint } = await teamEndpointAnswering(t, { status: 200, body: 'got it, and', stall: true });
+    const first = await guideCreatedEvent(t, team.id, endpoint.id);
+    const second = await guideCreatedEvent(t, team.id, endpoint.id);
+    for (const { eventId } of [first, second]) {
+      const [attempt] = await settledAttempts(t, endpoint.id, eventId);
+      expect(attempt).toMatchObject({ status: 'delivered', response_status: 200, response_body: 'got it, and', error: null });
+      expect(attempt.duration_ms).toBeGreaterThanOrEqual(250); // the body was waited for until the 300 ms deadline
+    }
+  });
+
   it('while an attempt waits for its answer, the worker waits too instead of polling for the attempts queued behind it', async () => {
     const s = await ownService({ WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_DELAYS: '1h' });
     const { team, endpoint } = await teamEndpointAnswering(s, 'hang');

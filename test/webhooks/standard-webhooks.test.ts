@@ -9,14 +9,9 @@ import { deliveryRequest } from '../../src/webhooks/delivery-request.js';
 import { standardWebhooksSecret } from '../../src/webhooks/signing.js';
 import { createGuide, soloTeam, useTestService } from '../support/service.js';
 import type { Received, Receiver } from '../support/receiver.js';
-import { createEndpoint, eventIdOf, settle, useTestReceivers, waitForAttempts } from '../support/webhooks.js';
+import { createEndpoint, eventIdOf, QUICK_DELIVERY_ENV, settle, signingKeyAnswerOf, useTestReceivers, waitForAttempts } from '../support/webhooks.js';
 
-const t = useTestService({
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_COALESCE_MS: '0',
-  WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms',
-  WEBHOOK_TIMEOUT_MS: '1000',
-});
+const t = useTestService(QUICK_DELIVERY_ENV);
 const newReceiver = useTestReceivers();
 // Registered after the receivers' own hook, so it runs before they close: a receiver closes once the
 // service's keep-alive connections to it are idle.
@@ -25,19 +20,13 @@ afterEach(() => settle(t));
 /** The headers of a received request as the Standard Webhooks libraries take them. */
 const headersOf = (request: Received) => request.headers as Record<string, string>;
 
-async function signingKeyAnswer(endpointId: string): Promise<{ signing_key: string; standard_webhooks_secret: string }> {
-  const response = await t.adminRaw('GET', `/webhook-endpoints/${endpointId}/signing-key`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().data;
-}
-
 /** A team and an endpoint of its own on a receiver of the test's own, so that no other test's delivery lands there. */
-async function teamWithEndpoint(): Promise<{ team: any; endpoint: any; key: Awaited<ReturnType<typeof signingKeyAnswer>>; receiver: Receiver }> {
+async function teamWithEndpoint(): Promise<{ team: any; endpoint: any; key: Awaited<ReturnType<typeof signingKeyAnswerOf>>; receiver: Receiver }> {
   const receiver = await newReceiver();
   const { team } = await soloTeam(t);
   const endpoint = await createEndpoint(t, { type: 'team', id: team.id }, receiver.url, ['guide.created']);
   await receiver.waitFor(1); // its ping
-  return { team, endpoint, key: await signingKeyAnswer(endpoint.id), receiver };
+  return { team, endpoint, key: await signingKeyAnswerOf(t, endpoint.id), receiver };
 }
 
 describe('Standard Webhooks', () => {
@@ -52,7 +41,7 @@ describe('Standard Webhooks', () => {
     const fresh = rotated.json().data;
     expect(fresh.signing_key).not.toBe(key.signing_key);
     expect(fresh.standard_webhooks_secret).toBe(standardWebhooksSecret(fresh.signing_key));
-    expect(await signingKeyAnswer(endpoint.id)).toEqual(fresh);
+    expect(await signingKeyAnswerOf(t, endpoint.id)).toEqual(fresh);
   });
 
   it('real deliveries verify with the standardwebhooks package; the specification headers are unchanged', async () => {
