@@ -107,7 +107,7 @@ export interface WebhookStoreResult {
 
 /** The bad day's shape: how many endpoints hang and fail, and the healthy stream beside them. */
 export interface NoisyShape {
-  /** Endpoints that never answer, and endpoints that answer 500. */
+  /** Endpoints that never answer, and endpoints that answer 500; both 0 for the control. */
   hanging: number;
   failing: number;
   /** Events waiting for each bad endpoint when the delivery processes start. */
@@ -117,6 +117,9 @@ export interface NoisyShape {
   eventsPerSecond: number;
   seconds: number;
 }
+
+/** The bad day's control run: the healthy stream alone. */
+export const isControl = (run: NoisyShape) => run.hanging + run.failing === 0;
 
 /** The bad day: hanging and failing endpoints beside healthy ones. */
 export interface NoisyResult extends NoisyShape {
@@ -136,6 +139,10 @@ export interface NoisyResult extends NoisyShape {
   /** Largest resident set and most open sockets of a delivering process, sampled every 100 ms. */
   peakRssMb: number;
   peakSockets: number;
+  /** CPU seconds the delivering processes used, how busy the machine's cores were (1 = all), and over how long (absent from older results). */
+  workerCpuSeconds?: number;
+  machineBusy?: number;
+  streamSeconds?: number;
 }
 
 /** What a mixed run asked for: each kind of v1 request, by the number of distinct URLs of that kind. */

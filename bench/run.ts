@@ -158,7 +158,11 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
           log(`${group} on ${kind}`);
           try {
             if (group === 'webhooks') results.webhooks.push(await runWebhookBench(webhookOptions(options), store, log));
-            else results.noisy.push(await runNoisyBench(options.noisy, store, log));
+            else {
+              results.noisy.push(await runNoisyBench(options.noisy, store, log));
+              // The control: the same healthy stream from the same processes with no bad endpoint.
+              results.noisy.push(await runNoisyBench({ ...options.noisy, hanging: 0, failing: 0 }, store, log));
+            }
           } catch (error) {
             const message = `${group} on ${kind} failed: ${error instanceof Error ? error.message : String(error)}`;
             log(message);

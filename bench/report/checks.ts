@@ -1,6 +1,6 @@
 // The targets of issues 5 and 11 and of the mixed benchmark, each checked against one run's results. Pure:
 // the report and its unit test read the same verdicts.
-import type { BenchResults, MixedResult, MixedRun, ReadScenarioResult, Target } from '../results.js';
+import { type BenchResults, isControl, type MixedResult, type MixedRun, type ReadScenarioResult, type Target } from '../results.js';
 import { FIRST_PAGE_OF } from '../reads/scenarios.js';
 
 export interface Check {
@@ -103,7 +103,7 @@ export function checks(results: BenchResults): Check[] {
     out.push({ what: `webhooks (${store}): first-attempt latency p99`, measured: w.latency.fromCreatedAt.p99Ms, unit: 'ms', target: '< 100 ms', pass: w.latency.fromCreatedAt.p99Ms < 100 && !w.latency.timedOut });
   }
   for (const n of results.noisy) {
-    const store = storeName(n.store);
+    const store = isControl(n) ? `${storeName(n.store)}, control: no bad endpoint` : storeName(n.store);
     const l = n.healthyLatency;
     out.push({ what: `bad day (${store}): healthy latency p50`, measured: l.p50Ms, unit: 'ms', target: '< 50 ms', pass: l.p50Ms < 50 });
     out.push({ what: `bad day (${store}): healthy latency p99`, measured: l.p99Ms, unit: 'ms', target: '< 500 ms', pass: l.p99Ms < 500 });

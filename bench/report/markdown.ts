@@ -1,7 +1,7 @@
 // BENCHMARKS.md from the latest results: the targets with their verdicts, the read table (service,
 // ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
 // takes the results and the hand-written CHANGES text and answers the document.
-import { type BenchResults, type FloodRun, type MixedResult, type MixedUrls, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
+import { type BenchResults, type FloodRun, isControl, type MixedResult, type MixedUrls, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
 import { type Check, checks, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
@@ -169,22 +169,26 @@ function noisySection(runs: NoisyResult[]): string[] {
   const lines = [
     '### The bad day: hanging and failing receivers beside healthy ones',
     '',
-    '| store | processes | bad endpoints | healthy deliveries | p50 ms | p99 ms | max ms | requests/s (answered · 500 · hanging) | RSS MiB | sockets |',
-    '|---|---|---|---:|---:|---:|---:|---|---:|---:|',
+    '| store | processes | bad endpoints | healthy deliveries | p50 ms | p99 ms | max ms | requests/s (answered · 500 · hanging) | RSS MiB | sockets | CPU s/s of the delivering processes · machine busy |',
+    '|---|---|---|---:|---:|---:|---:|---|---:|---:|---|',
   ];
   for (const n of runs) {
     const l = n.healthyLatency;
+    const bad = isControl(n) ? 'none (the control)' : `${count(n.hanging)} hanging, ${count(n.failing)} failing, ${n.backlog} events waiting each`;
+    const cpu = n.workerCpuSeconds !== undefined && n.streamSeconds ? `${fixed(n.workerCpuSeconds / n.streamSeconds, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %` : '';
     lines.push(
-      `| ${storeName(n.store)} | ${n.processes} | ${count(n.hanging)} hanging, ${count(n.failing)} failing, ${n.backlog} events waiting each | ` +
+      `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
         `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +
-        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} |`,
+        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} | ${cpu} |`,
     );
   }
   const first = runs[0]!;
   lines.push(
     '',
     `${first.healthy} healthy endpoints receive ${first.eventsPerSecond} events/s for ${first.seconds} s from the moment the delivery processes start, ` +
-      'when every bad endpoint\'s ping and backlog are due at once. Latency is each healthy delivery\'s arrival minus its event\'s created_at.',
+      'when every bad endpoint\'s ping and backlog are due at once. Latency is each healthy delivery\'s arrival minus its event\'s created_at. ' +
+      'The control runs the same stream through the same kind of processes with no bad endpoint, right after: what the healthy endpoints get from those processes on this machine at all. ' +
+      'CPU s/s counts every thread of the delivering processes (its garbage collector and checkpoint threads too), so it can pass 1.',
     '',
   );
   return lines;
@@ -267,7 +271,10 @@ const METHOD = `## How it measures
   and two \`ROLE=worker\`) and 10 healthy endpoints of another team get 100 events/s for 30 s from the same
   moment, so they meet the first wave of hanging requests head on. Measured: each healthy delivery's
   arrival minus its event's \`created_at\`, that every healthy event arrived exactly once, all requests the
-  receiver got per second, and the workers' resident memory and open sockets, sampled every 100 ms.
+  receiver got per second, and the workers' resident memory and open sockets, sampled every 100 ms, and
+  the CPU the delivering processes and the machine used. Right after, the control: the same healthy
+  stream through fresh processes of the same kind with no bad endpoint at all, so the two rows together
+  tell what the bad endpoints cost the healthy ones from what the processes cost them on this machine.
   \`BENCH_NOISY_TIMELINE=1\` prints the healthy latency second by second.
 `;
 

@@ -5,11 +5,13 @@
 // PostgreSQL: a ROLE=api process and two workers) and the healthy stream begins at the same moment, so
 // it meets the first wave of hanging requests head on. Measured: each healthy delivery's arrival minus
 // its event's created_at, every healthy event arriving exactly once, all requests the receiver got per
-// second, and the worker processes' resident memory and open sockets, sampled every 100 ms.
+// second, and the worker processes' resident memory and open sockets, sampled every 100 ms, with the CPU
+// they and the machine used over the stream. The same stream with no bad endpoint at all (`hanging` and
+// `failing` 0) is the control: what the healthy endpoints get from these processes on this machine.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, memoryOf, socketsOf } from '../processes.js';
+import { type Child, cpuUse, machineBusy, memoryOf, socketsOf } from '../processes.js';
 import type { NoisyResult, NoisyShape } from '../results.js';
 import { serviceStarter } from '../services.js';
 import { inParallel, sleep, startReceiver } from './bench-services.js';
@@ -39,7 +41,11 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     for (const [kind, count] of [['hang', options.hanging], ['fail', options.failing]] as const) {
       for (let made = 0; made < count; made += PER_TEAM) badTeams.push({ id: '', kind, size: Math.min(PER_TEAM, count - made) });
     }
-    log(`  noisy (${label}): ${options.hanging} endpoints that never answer, ${options.failing} that answer 500, ${options.backlog} events waiting for each`);
+    log(
+      options.hanging + options.failing === 0
+        ? `  noisy (${label}): the control, no bad endpoint`
+        : `  noisy (${label}): ${options.hanging} endpoints that never answer, ${options.failing} that answer 500, ${options.backlog} events waiting for each`,
+    );
     const setupStarted = performance.now();
     await inParallel(badTeams.length, SETUP_CLIENTS, async (t) => {
       const team = badTeams[t]!;
@@ -70,6 +76,8 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
         peakSockets = Math.max(peakSockets, socketsOf(worker.child.pid) ?? 0);
       }
     }, 100);
+    const busy = machineBusy();
+    const cpu = cpuUse({ workers: () => workers.map((worker) => worker.child.pid) });
     const events = options.eventsPerSecond * options.seconds;
     const every = 1000 / options.eventsPerSecond;
     const streamStarted = performance.now();
@@ -85,6 +93,8 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     const seconds = (performance.now() - streamStarted) / 1000;
     const counts = await receiver.counts();
     clearInterval(sampler);
+    const workerCpuSeconds = cpu.stop().workers!;
+    const machineBusyShare = busy.stop();
     const arrivals = (await receiver.arrivals()).filter((arrival) => arrival.endpoint.startsWith('/ok/'));
     const perEndpointEvent = new Set(arrivals.map((arrival) => `${arrival.endpoint} ${arrival.guideId}`));
     const latency = summarize(arrivals.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
@@ -109,10 +119,14 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       requests: counts,
       peakRssMb,
       peakSockets,
+      workerCpuSeconds,
+      machineBusy: machineBusyShare,
+      streamSeconds: seconds,
     };
     log(
       `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
-        `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets`,
+        `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets; ` +
+        `delivering processes ${(workerCpuSeconds / seconds).toFixed(2)} CPU s/s, machine ${(100 * machineBusyShare).toFixed(0)} % busy`,
     );
     return result;
   } finally {

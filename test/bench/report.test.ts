@@ -94,6 +94,28 @@ const results: BenchResults = {
       requests: { answered: 30_000, failed: 4000, hanging: 2000 },
       peakRssMb: 180,
       peakSockets: 1100,
+      workerCpuSeconds: 33,
+      machineBusy: 0.8,
+      streamSeconds: 33,
+    },
+    {
+      store: 'sqlite',
+      processes: 'one ROLE=all process',
+      hanging: 0,
+      failing: 0,
+      backlog: 3,
+      healthy: 10,
+      eventsPerSecond: 100,
+      seconds: 30,
+      healthyLatency: { count: 30_000, p50Ms: 6, p99Ms: 300, maxMs: 400 },
+      healthyExpected: 30_000,
+      healthyDelivered: 30_000,
+      duplicates: 0,
+      timedOut: false,
+      requestsPerSecond: 1000,
+      requests: { answered: 30_000, failed: 0, hanging: 0 },
+      peakRssMb: 150,
+      peakSockets: 30,
     },
   ],
   problems: [],
@@ -172,6 +194,12 @@ describe('checks', () => {
     expect(verdict('bad day (SQLite): delivering process RSS').pass).toBe(true);
     expect(verdict('bad day (SQLite): healthy events lost or sent twice')).toMatchObject({ measured: 1, pass: false });
   });
+
+  it('holds the control (the healthy stream with no bad endpoint) to the same targets, on lines of its own', () => {
+    expect(verdict('bad day (SQLite, control: no bad endpoint): healthy latency p50')).toMatchObject({ measured: 6, pass: true });
+    expect(verdict('bad day (SQLite, control: no bad endpoint): healthy latency p99')).toMatchObject({ measured: 300, pass: true });
+    expect(verdict('bad day (SQLite, control: no bad endpoint): healthy events lost or sent twice')).toMatchObject({ measured: 0, pass: true });
+  });
 });
 
 describe('renderBenchmarks', () => {
@@ -181,6 +209,8 @@ describe('renderBenchmarks', () => {
     expect(markdown).toContain('### Webhooks on PostgreSQL');
     expect(markdown).toContain('| 2 workers draining 10,000 events × 10 endpoints | 100,000 of 100,000 | 3,400 | | | |');
     expect(markdown).toContain('| SQLite | one ROLE=all process | 1,000 hanging, 1,000 failing, 3 events waiting each | 29,999 of 30,000 | 12.0 | 600.0 | 1500.0 |');
+    expect(markdown).toContain('| 180 | 1,100 | 1.00 · 80 % |');
+    expect(markdown).toContain('| SQLite | one ROLE=all process | none (the control) | 30,000 of 30,000 | 6.0 | 300.0 | 400.0 |');
   });
 
   it('shows the read table with its ratios, the machine and the command', () => {
