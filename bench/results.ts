@@ -110,9 +110,9 @@ export interface NoisyShape {
   /** Endpoints that never answer, and endpoints that answer 500; both 0 for the control. */
   hanging: number;
   failing: number;
-  /** Events waiting for each bad endpoint when the delivery processes start. */
+  /** Events waiting for each bad endpoint; with its ping they fall due at once, a few seconds into the stream. */
   backlog: number;
-  /** Healthy endpoints, the events per second they get, and for how long. */
+  /** Healthy endpoints, the events per second they get, and for how long from the wave on (after a warm-up). */
   healthy: number;
   eventsPerSecond: number;
   seconds: number;
@@ -125,8 +125,10 @@ export const isControl = (run: NoisyShape) => run.hanging + run.failing === 0;
 export interface NoisyResult extends NoisyShape {
   store: 'sqlite' | 'postgres';
   processes: string;
-  /** Healthy deliveries: arrival minus the event's created_at. */
+  /** Healthy deliveries of the events written from the bad wave on: arrival minus the event's created_at. */
   healthyLatency: LatencySummary;
+  /** The same for the events written before the wave, while the processes warmed up (absent from older results). */
+  warmUpLatency?: LatencySummary;
   healthyExpected: number;
   /** Distinct (endpoint, event) pairs that arrived. */
   healthyDelivered: number;

@@ -169,8 +169,8 @@ function noisySection(runs: NoisyResult[]): string[] {
   const lines = [
     '### The bad day: hanging and failing receivers beside healthy ones',
     '',
-    '| store | processes | bad endpoints | healthy deliveries | p50 ms | p99 ms | max ms | requests/s (answered · 500 · hanging) | RSS MiB | sockets | CPU s/s of the delivering processes · machine busy |',
-    '|---|---|---|---:|---:|---:|---:|---|---:|---:|---|',
+    '| store | processes | bad endpoints | healthy deliveries | p50 ms | p99 ms | max ms | warm-up p50 / p99 ms | requests/s (answered · 500 · hanging) | RSS MiB | sockets | CPU s/s of the delivering processes · machine busy |',
+    '|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|',
   ];
   for (const n of runs) {
     const l = n.healthyLatency;
@@ -179,14 +179,15 @@ function noisySection(runs: NoisyResult[]): string[] {
     lines.push(
       `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
         `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +
-        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} | ${cpu} |`,
+        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${n.warmUpLatency ? `${fixed(n.warmUpLatency.p50Ms, 1)} / ${fixed(n.warmUpLatency.p99Ms, 1)}` : ''} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} | ${cpu} |`,
     );
   }
   const first = runs[0]!;
   lines.push(
     '',
-    `${first.healthy} healthy endpoints receive ${first.eventsPerSecond} events/s for ${first.seconds} s from the moment the delivery processes start, ` +
-      'when every bad endpoint\'s ping and backlog are due at once. Latency is each healthy delivery\'s arrival minus its event\'s created_at. ' +
+    `${first.healthy} healthy endpoints receive ${first.eventsPerSecond} events/s from the moment the delivery processes start; a few seconds later every bad endpoint's ping and backlog fall due at once, ` +
+      `and the stream runs ${first.seconds} s more. Latency is each healthy delivery's arrival minus its event's created_at, for the events written from that moment on; ` +
+      'the warm-up column is the seconds before it, in processes that had just started. ' +
       'The control runs the same stream through the same kind of processes with no bad endpoint, right after: what the healthy endpoints get from those processes on this machine at all. ' +
       'CPU s/s counts every thread of the delivering processes (its garbage collector and checkpoint threads too), so it can pass 1.',
     '',
@@ -267,14 +268,18 @@ const METHOD = `## How it measures
   10 in flight (the worker sends to each endpoint one at a time). PostgreSQL keeps its durable defaults.
 - **The bad day** (\`--only noisy\`). 1,000 endpoints whose receiver accepts the request and never answers
   and 1,000 that answer 500 at once (20 to a team), each with 3 events waiting, set up before the delivery
-  processes start; then the delivery processes start (SQLite: one \`ROLE=all\`; PostgreSQL: a \`ROLE=api\`
-  and two \`ROLE=worker\`) and 10 healthy endpoints of another team get 100 events/s for 30 s from the same
-  moment, so they meet the first wave of hanging requests head on. Measured: each healthy delivery's
-  arrival minus its event's \`created_at\`, that every healthy event arrived exactly once, all requests the
-  receiver got per second, and the workers' resident memory and open sockets, sampled every 100 ms, and
-  the CPU the delivering processes and the machine used. Right after, the control: the same healthy
-  stream through fresh processes of the same kind with no bad endpoint at all, so the two rows together
-  tell what the bad endpoints cost the healthy ones from what the processes cost them on this machine.
+  processes start. With no service running, the bench then moves those pings and backlogs (their attempts'
+  due times and their queues' ready times, in the store) to fall due together 6 s later. The delivery
+  processes start (SQLite: one \`ROLE=all\`; PostgreSQL: a \`ROLE=api\` and two \`ROLE=worker\`) and 10
+  healthy endpoints of another team get 100 events/s from then on: the first seconds warm the processes
+  up, then the whole bad wave falls due at once and meets the stream head on, which runs 30 s more.
+  Measured: each healthy delivery's arrival minus its event's \`created_at\` for the events written from
+  the wave on (those of the warm-up, a process that has just started with nothing bad yet, apart), that
+  every healthy event arrived exactly once, all requests the receiver got per second, the workers'
+  resident memory and open sockets, sampled every 100 ms, and the CPU the delivering processes and the
+  machine used. Right after, the control: the same healthy stream through fresh processes of the same
+  kind with no bad endpoint at all, so the two rows together tell what the bad endpoints cost the healthy
+  ones from what the processes cost them on this machine.
   \`BENCH_NOISY_TIMELINE=1\` prints the healthy latency second by second.
 `;
 

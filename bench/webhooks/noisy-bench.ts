@@ -1,14 +1,19 @@
 // The bad day (`--only noisy`): endpoints that never answer and endpoints that answer 500 at once, each
 // with a backlog, beside 10 healthy endpoints of one team that receive a steady stream of events. The
-// bad endpoints are set up first by a ROLE=api process (20 to a team, the most a team may have), with
-// their pings and backlogs due at once; then the delivery processes start (SQLite: one ROLE=all process;
-// PostgreSQL: a ROLE=api process and two workers) and the healthy stream begins at the same moment, so
-// it meets the first wave of hanging requests head on. Measured: each healthy delivery's arrival minus
-// its event's created_at, every healthy event arriving exactly once, all requests the receiver got per
-// second, and the worker processes' resident memory and open sockets, sampled every 100 ms, with the CPU
-// they and the machine used over the stream. The same stream with no bad endpoint at all (`hanging` and
-// `failing` 0) is the control: what the healthy endpoints get from these processes on this machine.
+// bad endpoints are set up first by a ROLE=api process (20 to a team, the most a team may have); the
+// bench then moves their pings and backlogs (in the store, with no service running) to fall due together
+// at one moment a few seconds ahead. The delivery processes start (SQLite: one ROLE=all process;
+// PostgreSQL: a ROLE=api process and two workers) with the healthy stream, which warms them up until
+// that moment; then the whole bad wave falls due at once and meets the healthy stream head on.
+// Measured from the wave on: each healthy delivery's arrival minus its event's created_at; the warm-up's
+// own latency (a process that has just started, nothing bad yet) is reported beside it. Over the whole
+// run: every healthy event arriving exactly once, all requests the receiver got per second, and the
+// worker processes' resident memory and open sockets, sampled every 100 ms, with the CPU they and the
+// machine used. The same stream with no bad endpoint at all (`hanging` and `failing` 0) is the control:
+// what the healthy endpoints get from these processes on this machine.
 import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, cpuUse, machineBusy, memoryOf, socketsOf } from '../processes.js';
@@ -21,6 +26,37 @@ import type { WebhookStore } from './webhook-bench.js';
 const PER_TEAM = 20;
 const SETUP_CLIENTS = 8;
 const DRAIN_WAIT_MS = 30_000;
+// The bad wave falls due this long after the bench moves it: time for the delivery processes to start
+// (1-3 s) and for the healthy stream to warm them up.
+const WAVE_AFTER_MS = 6000;
+const BAD_ENDPOINTS = `SELECT id FROM webhook_endpoints WHERE url LIKE '%/hang/%' OR url LIKE '%/fail/%'`;
+
+/**
+ * Makes every waiting attempt of the bad endpoints, and their queues, due at `at` (timestamps are RFC 3339
+ * text in both stores), with no service running.
+ */
+async function stageWave(location: { databaseUrl: string }, at: Date): Promise<void> {
+  const statements = [
+    `UPDATE webhook_attempts SET due_at = '${at.toISOString()}' WHERE status = 'scheduled' AND endpoint_id IN (${BAD_ENDPOINTS})`,
+    `UPDATE webhook_queues SET ready_at = '${at.toISOString()}' WHERE ready_at IS NOT NULL AND endpoint_id IN (${BAD_ENDPOINTS})`,
+  ];
+  if (location.databaseUrl.startsWith('file:')) {
+    const db = new Database(location.databaseUrl.slice('file:'.length));
+    try {
+      for (const statement of statements) db.prepare(statement).run();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: location.databaseUrl });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 export async function runNoisyBench(options: NoisyShape, store: WebhookStore, log: (line: string) => void): Promise<NoisyResult> {
   const dir = mkdtempSync(join(tmpdir(), 'guide-service-bench-noisy-'));
@@ -62,7 +98,9 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       await setup.admin.post('/webhook-endpoints', { home: { type: 'team', id: healthyTeam.id }, url: `${receiver.url}/ok/${i}`, events: ['guide.created'] });
     }
     await setup.child.stop();
-    log(`  noisy (${label}): set up in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; the delivery processes start with the healthy stream`);
+    const waveAt = new Date(Date.now() + WAVE_AFTER_MS);
+    await stageWave(location, waveAt);
+    log(`  noisy (${label}): set up in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; the delivery processes start with the healthy stream, the bad wave falls due ${WAVE_AFTER_MS / 1000} s from now`);
 
     // The bad day: the delivery processes start, and the healthy stream with them.
     const services = store.kind === 'sqlite' ? [await start('all')] : [await start('api'), await start('worker'), await start('worker')];
@@ -78,9 +116,10 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     }, 100);
     const busy = machineBusy();
     const cpu = cpuUse({ workers: () => workers.map((worker) => worker.child.pid) });
-    const events = options.eventsPerSecond * options.seconds;
+    // The stream runs until `seconds` after the wave.
     const every = 1000 / options.eventsPerSecond;
     const streamStarted = performance.now();
+    const events = Math.ceil((waveAt.getTime() - Date.now()) / every) + options.eventsPerSecond * options.seconds;
     const writes: Promise<unknown>[] = [];
     for (let i = 0; i < events; i++) {
       const wait = streamStarted + i * every - performance.now();
@@ -97,13 +136,15 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     const machineBusyShare = busy.stop();
     const arrivals = (await receiver.arrivals()).filter((arrival) => arrival.endpoint.startsWith('/ok/'));
     const perEndpointEvent = new Set(arrivals.map((arrival) => `${arrival.endpoint} ${arrival.guideId}`));
-    const latency = summarize(arrivals.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
+    const latencyOf = (some: typeof arrivals) => summarize(some.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
+    const fromWave = arrivals.filter((arrival) => Date.parse(arrival.createdAt) >= waveAt.getTime());
+    const latency = latencyOf(fromWave);
+    const warmUpLatency = latencyOf(arrivals.filter((arrival) => Date.parse(arrival.createdAt) < waveAt.getTime()));
     if (process.env.BENCH_NOISY_TIMELINE) {
-      const origin = Math.min(...arrivals.map((arrival) => Date.parse(arrival.createdAt)));
+      log(`    warm-up (before the wave): ${warmUpLatency.count} arrivals, p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms`);
       for (let second = 0; second < options.seconds; second++) {
-        const inSecond = arrivals.filter((arrival) => Math.floor((Date.parse(arrival.createdAt) - origin) / 1000) === second);
-        const s = summarize(inSecond.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
-        log(`    second ${second}: ${s.count} arrivals, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms`);
+        const s = latencyOf(fromWave.filter((arrival) => Math.floor((Date.parse(arrival.createdAt) - waveAt.getTime()) / 1000) === second));
+        log(`    second ${second} of the wave: ${s.count} arrivals, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms`);
       }
     }
     const result: NoisyResult = {
@@ -111,6 +152,7 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       processes: store.kind === 'sqlite' ? 'one ROLE=all process' : 'a ROLE=api process and two ROLE=worker processes',
       ...options,
       healthyLatency: latency,
+      warmUpLatency,
       healthyExpected: expected,
       healthyDelivered: perEndpointEvent.size,
       duplicates: arrivals.length - perEndpointEvent.size,
@@ -124,7 +166,8 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       streamSeconds: seconds,
     };
     log(
-      `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
+      `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}; from the wave p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
+        `warm-up p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms; ` +
         `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets; ` +
         `delivering processes ${(workerCpuSeconds / seconds).toFixed(2)} CPU s/s, machine ${(100 * machineBusyShare).toFixed(0)} % busy`,
     );

@@ -3,7 +3,9 @@
 // - healthy endpoints (their last attempt did not fail): up to `healthy` batches of up to `batch`
 //   attempts each; a batch whose attempt has waited `slowAfterMs` for an answer stops counting against
 //   the lane, so receivers that start to hang cannot fill it;
-// - failing endpoints: up to `failing` batches of one attempt each (a probe). Their breaker spaces the
+// - failing endpoints: up to `failing` batches of one attempt each (a probe), started at most
+//   `failingPerSecond` a second, so that a wave of failures (a thousand receivers that went down at once)
+//   spreads over seconds instead of taking the thread from the healthy lane. Their breaker spaces the
 //   probes out (src/webhooks/attempt-outcome.ts); a probe that succeeds moves the endpoint back.
 // Batches in flight of any kind never exceed `inFlight` (sockets and memory stay bounded).
 // A batch sends in event order and stops at its first failure: the retry schedule and the breaker take
@@ -29,6 +31,8 @@ export interface LaneLimits {
   healthy: number;
   /** Probes to failing endpoints in flight at once. */
   failing: number;
+  /** Probes to failing endpoints started per second at most. */
+  failingPerSecond: number;
   /** Attempts read at a time for a healthy endpoint. */
   batch: number;
   /** How long an attempt may wait for its answer before its batch stops counting as healthy. */
@@ -37,9 +41,50 @@ export interface LaneLimits {
   inFlight: number;
 }
 
-/** The lanes for WEBHOOK_CONCURRENCY: that many healthy batches, a quarter as many probes, four times as many in all. */
+/**
+ * The lanes for WEBHOOK_CONCURRENCY: that many healthy batches, a quarter as many probes in flight and as
+ * many started a second, four times as many batches in all.
+ */
 function lanesFor(concurrency: number): LaneLimits {
-  return { healthy: concurrency, failing: Math.max(1, Math.ceil(concurrency / 4)), inFlight: 4 * concurrency, batch: 100, slowAfterMs: 250 };
+  const probes = Math.max(1, Math.ceil(concurrency / 4));
+  return { healthy: concurrency, failing: probes, failingPerSecond: probes, inFlight: 4 * concurrency, batch: 100, slowAfterMs: 250 };
+}
+
+/**
+ * Starts allowed at `perSecond`, saved up for a tenth of a second at most (at least one), so that the
+ * failing lane sends in a steady trickle rather than in bursts. Time is the service's clock.
+ */
+class StartPace {
+  private available: number;
+  private at: number;
+
+  constructor(
+    private readonly perSecond: number,
+    now: number,
+  ) {
+    this.available = this.most;
+    this.at = now;
+  }
+
+  private get most(): number {
+    return Math.max(1, Math.ceil(this.perSecond / 10));
+  }
+
+  /** Whole starts allowed now. */
+  allowed(now: number): number {
+    this.available = Math.min(this.most, this.available + (Math.max(0, now - this.at) * this.perSecond) / 1000);
+    this.at = now;
+    return Math.floor(this.available);
+  }
+
+  took(starts: number): void {
+    this.available -= starts;
+  }
+
+  /** When the next start is allowed. */
+  nextAt(now: number): number {
+    return now + Math.max(0, ((1 - this.allowed(now)) * 1000) / this.perSecond);
+  }
 }
 
 // Queues taken by one claim statement at most (a claim's statement names each queue it reads from).
@@ -87,6 +132,7 @@ export class DeliveryWorker extends WakeableLoop {
   private readonly batches = new Set<RunningBatch>();
   private readonly held: Record<Slot, number> = { healthy: 0, failing: 0, slow: 0 };
   private readonly outcomes: Record<Lane, OutcomeRecorder>;
+  private readonly probePace: StartPace;
 
   constructor(
     private readonly ctx: DomainContext,
@@ -96,6 +142,7 @@ export class DeliveryWorker extends WakeableLoop {
     this.lanes = { ...lanesFor(options.concurrency), ...options.lanes };
     const recorder = () => new OutcomeRecorder(ctx, options.policy, options.commitPace);
     this.outcomes = { healthy: recorder(), failing: recorder() };
+    this.probePace = new StartPace(this.lanes.failingPerSecond, ctx.clock.now().getTime());
   }
 
   /** Batches in flight, by the count they hold a place in. */
@@ -124,6 +171,7 @@ export class DeliveryWorker extends WakeableLoop {
         claimBatches(this.ctx, lane, { endpoints: free, perEndpoint: lane === 'healthy' ? this.lanes.batch : 1, leaseMs: this.leaseMs }),
       );
       for (const batch of batches ?? []) this.dispatch(batch);
+      if (lane === 'failing') this.probePace.took(batches?.length ?? 0);
       // A full claim may have left more behind.
       if (batches && batches.length === free) more = true;
     }
@@ -131,9 +179,16 @@ export class DeliveryWorker extends WakeableLoop {
     return (await this.attempt('planning the next cycle', () => this.untilNextWork())) ?? 0;
   }
 
+  /** Batches the lane may start now. */
   private free(lane: Lane): number {
+    const paced = lane === 'failing' ? this.probePace.allowed(this.ctx.clock.now().getTime()) : CLAIM_AT_MOST;
+    return Math.min(CLAIM_AT_MOST, paced, this.roomIn(lane));
+  }
+
+  /** Places left in the lane and in all, whatever the pace. */
+  private roomIn(lane: Lane): number {
     const inFlight = this.held.healthy + this.held.failing + this.held.slow;
-    return Math.min(CLAIM_AT_MOST, Math.max(0, this.lanes[lane] - this.held[lane]), Math.max(0, this.lanes.inFlight - inFlight));
+    return Math.max(0, Math.min(this.lanes[lane] - this.held[lane], this.lanes.inFlight - inFlight));
   }
 
   /** Healthy batches whose attempt has waited too long for an answer give their place to others. */
@@ -147,14 +202,15 @@ export class DeliveryWorker extends WakeableLoop {
     }
   }
 
-  /** How long until a lane with room has a ready queue, or a healthy batch turns slow. */
+  /** How long until a lane with room has a ready queue (and, for probes, their pace allows one), or a healthy batch turns slow. */
   private async untilNextWork(): Promise<number> {
     const now = this.ctx.clock.now().getTime();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? IDLE_AT_MOST_MS)];
     for (const lane of ['healthy', 'failing'] as const) {
-      if (this.free(lane) === 0) continue; // the end of one of its batches wakes the worker
+      if (this.roomIn(lane) === 0) continue; // the end of one of its batches wakes the worker
       const ready = await nextReady(this.ctx.db, lane);
-      if (ready) wakeAt.push(Math.max(ready.getTime(), now + RECHECK_MS));
+      const allowed = lane === 'failing' ? this.probePace.nextAt(now) : now;
+      if (ready) wakeAt.push(Math.max(ready.getTime(), allowed, now + RECHECK_MS));
     }
     for (const running of this.batches) {
       if (running.slot === 'healthy' && running.sendingSince !== null) wakeAt.push(running.sendingSince + this.lanes.slowAfterMs);

@@ -86,6 +86,7 @@ const results: BenchResults = {
       eventsPerSecond: 100,
       seconds: 30,
       healthyLatency: { count: 30_000, p50Ms: 12, p99Ms: 600, maxMs: 1500 },
+      warmUpLatency: { count: 400, p50Ms: 250, p99Ms: 410, maxMs: 420 },
       healthyExpected: 30_000,
       healthyDelivered: 29_999,
       duplicates: 0,
@@ -208,7 +209,7 @@ describe('renderBenchmarks', () => {
   it('shows each store\'s webhook table and the bad day', () => {
     expect(markdown).toContain('### Webhooks on PostgreSQL');
     expect(markdown).toContain('| 2 workers draining 10,000 events × 10 endpoints | 100,000 of 100,000 | 3,400 | | | |');
-    expect(markdown).toContain('| SQLite | one ROLE=all process | 1,000 hanging, 1,000 failing, 3 events waiting each | 29,999 of 30,000 | 12.0 | 600.0 | 1500.0 |');
+    expect(markdown).toContain('| SQLite | one ROLE=all process | 1,000 hanging, 1,000 failing, 3 events waiting each | 29,999 of 30,000 | 12.0 | 600.0 | 1500.0 | 250.0 / 410.0 |');
     expect(markdown).toContain('| 180 | 1,100 | 1.00 · 80 % |');
     expect(markdown).toContain('| SQLite | one ROLE=all process | none (the control) | 30,000 of 30,000 | 6.0 | 300.0 | 400.0 |');
   });

@@ -150,6 +150,33 @@ describe('a failing endpoint costs only its own time (decisions §9)', () => {
     expect(rest[1]!.inFlight).toMatchObject({ failing: 0, healthy: 1 });
   });
 
+  it('the failing lane starts its probes at a pace (failingPerSecond), so a wave of failures is spread out while a healthy endpoint goes at once', async () => {
+    // Two probes a second: at most one saved up, then one every 500 ms of the service's clock.
+    const { s, transport } = await scriptedService((path) => (path.startsWith('/fail') ? { status: 500 } : { status: 200 }), { failingPerSecond: 2 });
+    const failing = [];
+    for (let i = 0; i < 3; i++) failing.push(await endpointAt(s, `/fail/${i}`));
+    // Each ping fails in the healthy lane: every endpoint is failing from here on.
+    for (const { endpoint } of failing) await eventually('the failed ping', async () => (await allAttempts(s, endpoint.id)).some((a) => a.status === 'failed'));
+    for (const { team } of failing) await createGuide(s, team.id);
+    const probes = () => transport.started.filter((d) => d.path.startsWith('/fail') && d.event === 'guide.created');
+    await eventually('the first probe', () => probes().length === 1);
+
+    // The pace holds the other two while the clock stands still; a healthy endpoint is not held.
+    const healthy = await endpointAt(s, '/ok');
+    await transport.waitForStarts('/ok', 1);
+    await createGuide(s, healthy.team.id);
+    await transport.waitForStarts('/ok', 2);
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+    expect(probes()).toHaveLength(1);
+
+    advance(s, 500);
+    await eventually('the second probe', () => probes().length === 2);
+    await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+    expect(probes()).toHaveLength(2);
+    advance(s, 500);
+    await eventually('the third probe', () => probes().length === 3);
+  });
+
   it('a new URL is a new receiver: what the breaker held back goes to it at once', async () => {
     let failing = false;
     const { s, transport } = await scriptedService((path) => (path === '/receiver' ? (failing ? { status: 500 } : 'hang') : { status: 200 }), {});
