@@ -127,8 +127,9 @@ export interface NoisyResult extends NoisyShape {
   processes: string;
   /** Healthy deliveries of the events written from the bad wave on: arrival minus the event's created_at. */
   healthyLatency: LatencySummary;
-  /** The same for the events written before the wave, while the processes warmed up (absent from older results). */
+  /** The same for the events written before the wave, while the processes warmed up, and how long that was (absent from older results). */
   warmUpLatency?: LatencySummary;
+  warmUpSeconds?: number;
   healthyExpected: number;
   /** Distinct (endpoint, event) pairs that arrived. */
   healthyDelivered: number;

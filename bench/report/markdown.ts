@@ -179,7 +179,7 @@ function noisySection(runs: NoisyResult[]): string[] {
     lines.push(
       `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
         `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +
-        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${n.warmUpLatency ? `${fixed(n.warmUpLatency.p50Ms, 1)} / ${fixed(n.warmUpLatency.p99Ms, 1)}` : ''} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} | ${cpu} |`,
+        `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${n.warmUpLatency ? `${fixed(n.warmUpLatency.p50Ms, 1)} / ${fixed(n.warmUpLatency.p99Ms, 1)}${n.warmUpSeconds === undefined ? '' : ` (${fixed(n.warmUpSeconds, 1)} s)`}` : ''} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} | ${cpu} |`,
     );
   }
   const first = runs[0]!;
@@ -269,7 +269,8 @@ const METHOD = `## How it measures
 - **The bad day** (\`--only noisy\`). 1,000 endpoints whose receiver accepts the request and never answers
   and 1,000 that answer 500 at once (20 to a team), each with 3 events waiting, set up before the delivery
   processes start. With no service running, the bench then moves those pings and backlogs (their attempts'
-  due times and their queues' ready times, in the store) to fall due together 6 s later. The delivery
+  due times and their queues' ready times, in the store) to fall due together 6 s later (PostgreSQL, whose
+  three processes take longer to start: 12 s). The delivery
   processes start (SQLite: one \`ROLE=all\`; PostgreSQL: a \`ROLE=api\` and two \`ROLE=worker\`) and 10
   healthy endpoints of another team get 100 events/s from then on: the first seconds warm the processes
   up, then the whole bad wave falls due at once and meets the stream head on, which runs 30 s more.

@@ -27,8 +27,8 @@ const PER_TEAM = 20;
 const SETUP_CLIENTS = 8;
 const DRAIN_WAIT_MS = 30_000;
 // The bad wave falls due this long after the bench moves it: time for the delivery processes to start
-// (1-3 s) and for the healthy stream to warm them up.
-const WAVE_AFTER_MS = 6000;
+// (SQLite: one, about a second; PostgreSQL: three, up to 6 s) and for the healthy stream to warm them up.
+const WAVE_AFTER_MS = { sqlite: 6000, postgres: 12_000 };
 const BAD_ENDPOINTS = `SELECT id FROM webhook_endpoints WHERE url LIKE '%/hang/%' OR url LIKE '%/fail/%'`;
 
 /**
@@ -98,9 +98,9 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       await setup.admin.post('/webhook-endpoints', { home: { type: 'team', id: healthyTeam.id }, url: `${receiver.url}/ok/${i}`, events: ['guide.created'] });
     }
     await setup.child.stop();
-    const waveAt = new Date(Date.now() + WAVE_AFTER_MS);
+    const waveAt = new Date(Date.now() + WAVE_AFTER_MS[store.kind]);
     await stageWave(location, waveAt);
-    log(`  noisy (${label}): set up in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; the delivery processes start with the healthy stream, the bad wave falls due ${WAVE_AFTER_MS / 1000} s from now`);
+    log(`  noisy (${label}): set up in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; the delivery processes start with the healthy stream, the bad wave falls due ${WAVE_AFTER_MS[store.kind] / 1000} s from now`);
 
     // The bad day: the delivery processes start, and the healthy stream with them.
     const services = store.kind === 'sqlite' ? [await start('all')] : [await start('api'), await start('worker'), await start('worker')];
@@ -119,7 +119,8 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     // The stream runs until `seconds` after the wave.
     const every = 1000 / options.eventsPerSecond;
     const streamStarted = performance.now();
-    const events = Math.ceil((waveAt.getTime() - Date.now()) / every) + options.eventsPerSecond * options.seconds;
+    const warmUpMs = waveAt.getTime() - Date.now();
+    const events = Math.max(0, Math.ceil(warmUpMs / every)) + options.eventsPerSecond * options.seconds;
     const writes: Promise<unknown>[] = [];
     for (let i = 0; i < events; i++) {
       const wait = streamStarted + i * every - performance.now();
@@ -153,6 +154,7 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       ...options,
       healthyLatency: latency,
       warmUpLatency,
+      warmUpSeconds: warmUpMs / 1000,
       healthyExpected: expected,
       healthyDelivered: perEndpointEvent.size,
       duplicates: arrivals.length - perEndpointEvent.size,
@@ -167,7 +169,7 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     };
     log(
       `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}; from the wave p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
-        `warm-up p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms; ` +
+        `warm-up (${(warmUpMs / 1000).toFixed(1)} s) p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms; ` +
         `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets; ` +
         `delivering processes ${(workerCpuSeconds / seconds).toFixed(2)} CPU s/s, machine ${(100 * machineBusyShare).toFixed(0)} % busy`,
     );
