@@ -179,6 +179,9 @@ export interface MixedRun {
   writes: { made: number; failed: number };
   /** The largest resident set of each service process, sampled every 100 ms during the run, MiB. */
   rssMb: number[];
+  /** How busy the machine's cores were (1 = all of them) and the CPU seconds a second the service processes used together, over the median round (absent from older results). */
+  machineBusy?: number;
+  serviceCpuPerSecond?: number;
 }
 
 export interface MixedResult {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { storeName } from '../report/checks.js';
 import type { BenchOptions } from '../options.js';
-import { type Child, sampleRss } from '../processes.js';
+import { type Child, cpuUse, machineBusy, sampleRss } from '../processes.js';
 import { drain } from '../reads/read-bench.js';
 import type { MixedResult, MixedRun } from '../results.js';
 import { type RunningService, serviceStarter, UNREACHED_RATE_LIMIT } from '../services.js';
@@ -144,6 +144,9 @@ interface Round {
   writes: MixedRun['writes'];
   firstError: string | null;
   rssMb: number[];
+  machineBusy: number;
+  serviceCpuSeconds: number;
+  seconds: number;
 }
 
 /**
@@ -172,12 +175,16 @@ async function measureSetup(
     }
     for (const rate of EDIT_RATES) {
       const memory = services.map((service) => sampleRss(service.child.pid));
+      const busy = machineBusy();
+      const cpu = cpuUse({ services: () => services.map((service) => service.child.pid) });
+      const started = performance.now();
       const writer = startWriter(admins, list.editable, rate);
       const perProcess = await load(services, files, options, seconds);
       const { firstError, ...writes } = await writer.stop();
       const rssMb = memory.map((sample) => sample.stop());
+      const used = { machineBusy: busy.stop(), serviceCpuSeconds: cpu.stop().services!, seconds: (performance.now() - started) / 1000 };
       await drainAll();
-      rounds.get(rate)!.push({ perProcess, load: combineWrk(perProcess), writes, firstError, rssMb });
+      rounds.get(rate)!.push({ perProcess, load: combineWrk(perProcess), writes, firstError, rssMb, ...used });
     }
   }
 
@@ -192,6 +199,8 @@ async function measureSetup(
       perProcess: setup.processes > 1 ? median.perProcess : [],
       writes: median.writes,
       rssMb: median.rssMb.map((_, n) => Math.max(...taken.map((each) => each.rssMb[n]!))),
+      machineBusy: median.machineBusy,
+      serviceCpuPerSecond: median.serviceCpuSeconds / median.seconds,
     };
     const where = `mixed on ${label} at ${rate} edits/s`;
     const failed = failedRequests(run.load);

@@ -106,8 +106,8 @@ function mixedSection(mixed: MixedResult): string[] {
   const lines = [
     `### Mixed: thousands of distinct URLs from several keys, with edits meanwhile (${count(guides)} guides, ${count(teams)} teams in ${count(organizations)} organizations)`,
     '',
-    '| store | service processes | edits/s | req/s | / 0 edits/s | p50 ms | p99 ms | non-2xx | edits made / failed | RSS MiB per process |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| store | service processes | edits/s | req/s | / 0 edits/s | p50 ms | p99 ms | non-2xx | edits made / failed | RSS MiB per process | machine busy · service CPU s/s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const run of mixed.runs) {
     const still = mixed.runs.find((other) => other.store === run.store && other.processes === run.processes && other.readCache === run.readCache && other.editsPerSecond === 0);
@@ -117,7 +117,7 @@ function mixedSection(mixed: MixedResult): string[] {
       `| ${storeName(run.store)}${run.readCache ? '' : ', READ_CACHE=off'} | ${run.processes} | ${run.editsPerSecond} | ${whole(run.load.requestsPerSecond)} ` +
         `| ${fixed(ratio(run.load.requestsPerSecond, still?.load.requestsPerSecond), 2)} | ${fixed(run.load.p50Ms, 2)} | ${fixed(run.load.p99Ms, 2)} ` +
         `| ${count(e.status)}${socketErrors > 0 ? ` (and ${count(socketErrors)} socket errors)` : ''} | ${count(run.writes.made)} / ${count(run.writes.failed)} ` +
-        `| ${run.rssMb.map((mb) => fixed(mb, 0)).join(', ')} |`,
+        `| ${run.rssMb.map((mb) => fixed(mb, 0)).join(', ')} | ${run.machineBusy === undefined ? '' : `${whole(100 * run.machineBusy)} % · ${fixed(run.serviceCpuPerSecond ?? NaN, 2)}`} |`,
     );
   }
   lines.push('');

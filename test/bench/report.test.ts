@@ -230,7 +230,7 @@ describe('renderBenchmarks', () => {
 function mixedRun(store: 'sqlite' | 'postgres', processes: number, editsPerSecond: number, rps: number, readCache = true): MixedRun {
   const { peakRssMb: _, ...load } = measurement(rps, 4, 20);
   const perProcess = processes === 1 ? [] : [{ ...load, requestsPerSecond: rps * 0.4 }, { ...load, requestsPerSecond: rps * 0.6 }];
-  return { store, processes, readCache, editsPerSecond, load, perProcess, writes: { made: editsPerSecond * 10, failed: 0 }, rssMb: processes === 1 ? [150] : [140, 310] };
+  return { store, processes, readCache, editsPerSecond, load, perProcess, writes: { made: editsPerSecond * 10, failed: 0 }, rssMb: processes === 1 ? [150] : [140, 310], machineBusy: 0.97, serviceCpuPerSecond: processes };
 }
 
 const withMixed: BenchResults = {
@@ -293,7 +293,7 @@ describe('mixed', () => {
     expect(markdown).toContain('### Mixed: thousands of distinct URLs from several keys, with edits meanwhile (100,000 guides, 200 teams in 10 organizations)');
     expect(markdown).toContain('| SQLite | 1 | 10 | 5,000 | 0.50 | 4.00 | 20.00 | 0 | 100 / 0 | 150 |');
     expect(markdown).toContain('| SQLite, READ_CACHE=off | 1 | 0 | 2,000 | 1.00 |');
-    expect(markdown).toContain('| PostgreSQL | 2 | 0 | 7,000 | 1.00 | 4.00 | 20.00 | 0 | 0 / 0 | 140, 310 |');
+    expect(markdown).toContain('| PostgreSQL | 2 | 0 | 7,000 | 1.00 | 4.00 | 20.00 | 0 | 0 / 0 | 140, 310 | 97 % · 2.00 |');
     expect(markdown).toContain('SQLite (loaded in 20 s): 3,000 distinct URLs (list 400, deep 300,');
     expect(markdown).toContain('PostgreSQL (loaded in 20 s): the same list, gathered again with its own keys and cursors.');
     expect(markdown).toContain('Per process, req/s: 7,000 = 2,800 + 4,200 at 0 edits/s.');
