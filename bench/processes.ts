@@ -199,6 +199,17 @@ export function pidsNamed(name: string): number[] {
     .map(Number);
 }
 
+/**
+ * Where the time goes from now until `stop()`: how busy the machine's cores were (1 = all of them), the CPU
+ * seconds each named group of processes used, and how many seconds passed.
+ */
+export function measureCpu(groups: Record<string, () => number[]>): { stop(): { machineBusy: number; cpuSeconds: Record<string, number>; seconds: number } } {
+  const busy = machineBusy();
+  const cpu = cpuUse(groups);
+  const started = performance.now();
+  return { stop: () => ({ machineBusy: busy.stop(), cpuSeconds: cpu.stop(), seconds: (performance.now() - started) / 1000 }) };
+}
+
 /** CPU seconds that each named group of processes uses from now until `stop()`. */
 export function cpuUse(groups: Record<string, () => number[]>): { stop(): Record<string, number> } {
   const total = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);

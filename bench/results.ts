@@ -142,10 +142,9 @@ export interface NoisyResult extends NoisyShape {
   /** Largest resident set and most open sockets of a delivering process, sampled every 100 ms. */
   peakRssMb: number;
   peakSockets: number;
-  /** CPU seconds the delivering processes used, how busy the machine's cores were (1 = all), and over how long (absent from older results). */
-  workerCpuSeconds?: number;
+  /** CPU seconds a second the delivering processes used together, and how busy the machine's cores were (1 = all), over the stream (absent from older results). */
+  workerCpuPerSecond?: number;
   machineBusy?: number;
-  streamSeconds?: number;
 }
 
 /** What a mixed run asked for: each kind of v1 request, by the number of distinct URLs of that kind. */

@@ -160,7 +160,7 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
             if (group === 'webhooks') results.webhooks.push(await runWebhookBench(webhookOptions(options), store, log));
             else {
               results.noisy.push(await runNoisyBench(options.noisy, store, log));
-              // The control: the same healthy stream from the same processes with no bad endpoint.
+              // The control: the same healthy stream through fresh processes of the same kind, with no bad endpoint.
               results.noisy.push(await runNoisyBench({ ...options.noisy, hanging: 0, failing: 0 }, store, log));
             }
           } catch (error) {

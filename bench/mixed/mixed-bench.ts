@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { storeName } from '../report/checks.js';
 import type { BenchOptions } from '../options.js';
-import { type Child, cpuUse, machineBusy, sampleRss } from '../processes.js';
+import { type Child, measureCpu, sampleRss } from '../processes.js';
 import { drain } from '../reads/read-bench.js';
 import type { MixedResult, MixedRun } from '../results.js';
 import { type RunningService, serviceStarter, UNREACHED_RATE_LIMIT } from '../services.js';
@@ -145,8 +145,7 @@ interface Round {
   firstError: string | null;
   rssMb: number[];
   machineBusy: number;
-  serviceCpuSeconds: number;
-  seconds: number;
+  serviceCpuPerSecond: number;
 }
 
 /**
@@ -175,16 +174,14 @@ async function measureSetup(
     }
     for (const rate of EDIT_RATES) {
       const memory = services.map((service) => sampleRss(service.child.pid));
-      const busy = machineBusy();
-      const cpu = cpuUse({ services: () => services.map((service) => service.child.pid) });
-      const started = performance.now();
+      const cpu = measureCpu({ services: () => services.map((service) => service.child.pid) });
       const writer = startWriter(admins, list.editable, rate);
       const perProcess = await load(services, files, options, seconds);
       const { firstError, ...writes } = await writer.stop();
       const rssMb = memory.map((sample) => sample.stop());
-      const used = { machineBusy: busy.stop(), serviceCpuSeconds: cpu.stop().services!, seconds: (performance.now() - started) / 1000 };
+      const used = cpu.stop();
       await drainAll();
-      rounds.get(rate)!.push({ perProcess, load: combineWrk(perProcess), writes, firstError, rssMb, ...used });
+      rounds.get(rate)!.push({ perProcess, load: combineWrk(perProcess), writes, firstError, rssMb, machineBusy: used.machineBusy, serviceCpuPerSecond: used.cpuSeconds.services! / used.seconds });
     }
   }
 
@@ -200,7 +197,7 @@ async function measureSetup(
       writes: median.writes,
       rssMb: median.rssMb.map((_, n) => Math.max(...taken.map((each) => each.rssMb[n]!))),
       machineBusy: median.machineBusy,
-      serviceCpuPerSecond: median.serviceCpuSeconds / median.seconds,
+      serviceCpuPerSecond: median.serviceCpuPerSecond,
     };
     const where = `mixed on ${label} at ${rate} edits/s`;
     const failed = failedRequests(run.load);

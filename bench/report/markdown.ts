@@ -175,7 +175,7 @@ function noisySection(runs: NoisyResult[]): string[] {
   for (const n of runs) {
     const l = n.healthyLatency;
     const bad = isControl(n) ? 'none (the control)' : `${count(n.hanging)} hanging, ${count(n.failing)} failing, ${n.backlog} events waiting each`;
-    const cpu = n.workerCpuSeconds !== undefined && n.streamSeconds ? `${fixed(n.workerCpuSeconds / n.streamSeconds, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %` : '';
+    const cpu = n.workerCpuPerSecond === undefined ? '' : `${fixed(n.workerCpuPerSecond, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %`;
     lines.push(
       `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
         `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +

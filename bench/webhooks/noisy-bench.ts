@@ -12,12 +12,12 @@
 // machine used. The same stream with no bad endpoint at all (`hanging` and `failing` 0) is the control:
 // what the healthy endpoints get from these processes on this machine.
 import { mkdtempSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, cpuUse, machineBusy, memoryOf, socketsOf } from '../processes.js';
-import type { NoisyResult, NoisyShape } from '../results.js';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { type Child, measureCpu, memoryOf, socketsOf } from '../processes.js';
+import { isControl, type NoisyResult, type NoisyShape } from '../results.js';
 import { serviceStarter } from '../services.js';
 import { inParallel, sleep, startReceiver } from './bench-services.js';
 import { summarize } from './percentiles.js';
@@ -37,13 +37,15 @@ const BAD_ENDPOINTS = `SELECT id FROM webhook_endpoints WHERE url LIKE '%/hang/%
  */
 async function stageWave(location: { databaseUrl: string }, at: Date): Promise<void> {
   const statements = [
-    `UPDATE webhook_attempts SET due_at = '${at.toISOString()}' WHERE status = 'scheduled' AND endpoint_id IN (${BAD_ENDPOINTS})`,
-    `UPDATE webhook_queues SET ready_at = '${at.toISOString()}' WHERE ready_at IS NOT NULL AND endpoint_id IN (${BAD_ENDPOINTS})`,
+    `UPDATE webhook_attempts SET due_at = $1 WHERE status = 'scheduled' AND endpoint_id IN (${BAD_ENDPOINTS})`,
+    `UPDATE webhook_queues SET ready_at = $1 WHERE ready_at IS NOT NULL AND endpoint_id IN (${BAD_ENDPOINTS})`,
   ];
+  const due = at.toISOString();
   if (location.databaseUrl.startsWith('file:')) {
     const db = new Database(location.databaseUrl.slice('file:'.length));
     try {
-      for (const statement of statements) db.prepare(statement).run();
+      // SQLite reads `$1` as a named parameter called `1`.
+      for (const statement of statements) db.prepare(statement).run({ 1: due });
     } finally {
       db.close();
     }
@@ -52,7 +54,7 @@ async function stageWave(location: { databaseUrl: string }, at: Date): Promise<v
   const client = new pg.Client({ connectionString: location.databaseUrl });
   await client.connect();
   try {
-    for (const statement of statements) await client.query(statement);
+    for (const statement of statements) await client.query(statement, [due]);
   } finally {
     await client.end();
   }
@@ -78,7 +80,7 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       for (let made = 0; made < count; made += PER_TEAM) badTeams.push({ id: '', kind, size: Math.min(PER_TEAM, count - made) });
     }
     log(
-      options.hanging + options.failing === 0
+      isControl(options)
         ? `  noisy (${label}): the control, no bad endpoint`
         : `  noisy (${label}): ${options.hanging} endpoints that never answer, ${options.failing} that answer 500, ${options.backlog} events waiting for each`,
     );
@@ -114,8 +116,7 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
         peakSockets = Math.max(peakSockets, socketsOf(worker.child.pid) ?? 0);
       }
     }, 100);
-    const busy = machineBusy();
-    const cpu = cpuUse({ workers: () => workers.map((worker) => worker.child.pid) });
+    const cpu = measureCpu({ workers: () => workers.map((worker) => worker.child.pid) });
     // The stream runs until `seconds` after the wave.
     const every = 1000 / options.eventsPerSecond;
     const streamStarted = performance.now();
@@ -133,8 +134,8 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     const seconds = (performance.now() - streamStarted) / 1000;
     const counts = await receiver.counts();
     clearInterval(sampler);
-    const workerCpuSeconds = cpu.stop().workers!;
-    const machineBusyShare = busy.stop();
+    const used = cpu.stop();
+    const workerCpuPerSecond = used.cpuSeconds.workers! / used.seconds;
     const arrivals = (await receiver.arrivals()).filter((arrival) => arrival.endpoint.startsWith('/ok/'));
     const perEndpointEvent = new Set(arrivals.map((arrival) => `${arrival.endpoint} ${arrival.guideId}`));
     const latencyOf = (some: typeof arrivals) => summarize(some.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
@@ -163,15 +164,14 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       requests: counts,
       peakRssMb,
       peakSockets,
-      workerCpuSeconds,
-      machineBusy: machineBusyShare,
-      streamSeconds: seconds,
+      workerCpuPerSecond,
+      machineBusy: used.machineBusy,
     };
     log(
       `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}; from the wave p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
         `warm-up (${(warmUpMs / 1000).toFixed(1)} s) p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms; ` +
         `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets; ` +
-        `delivering processes ${(workerCpuSeconds / seconds).toFixed(2)} CPU s/s, machine ${(100 * machineBusyShare).toFixed(0)} % busy`,
+        `delivering processes ${workerCpuPerSecond.toFixed(2)} CPU s/s, machine ${(100 * used.machineBusy).toFixed(0)} % busy`,
     );
     return result;
   } finally {

@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, cpuUse, machineBusy, memoryOf, pidsNamed, sampleRss } from '../processes.js';
+import { type Child, measureCpu, memoryOf, pidsNamed, sampleRss } from '../processes.js';
 import type { WebhookDrain, WebhookStoreResult } from '../results.js';
 import type { BenchServers } from '../test-servers.js';
 import { type Admin, type RunningService, serviceStarter } from '../services.js';
@@ -79,17 +79,13 @@ export async function runWebhookBench(options: WebhookOptions, store: WebhookSto
       const deadline = Math.max(LEAST_WAIT_MS, (expected / SLOWEST_RATE) * 1000);
       // Where the time goes once deliveries flow (start-up left out): the cores in all, and each process.
       await receiver.waitFor(1, deadline);
-      const busy = machineBusy();
-      const cpu = cpuUse({
+      const cpu = measureCpu({
         workers: () => drainers.map((drainer) => drainer.child.pid),
         receiver: () => [receiver.pid],
         ...(store.kind === 'postgres' ? { postgres: () => pidsNamed('postgres') } : {}),
       });
-      const measureStarted = performance.now();
       const wait = await receiver.waitFor(expected, deadline);
-      const cpuBusy = busy.stop();
-      const cpuSeconds = cpu.stop();
-      const measuredSeconds = (performance.now() - measureStarted) / 1000;
+      const { machineBusy: cpuBusy, cpuSeconds, seconds: measuredSeconds } = cpu.stop();
       const totalSeconds = (performance.now() - drainStarted) / 1000;
       const peakRssMb = Math.max(...memory.map((sample) => sample.stop()));
       await Promise.all(drainers.map((drainer) => drainer.child.stop()));

@@ -55,6 +55,7 @@ function lanesFor(concurrency: number): LaneLimits {
  * failing lane sends in a steady trickle rather than in bursts. Time is the service's clock.
  */
 class StartPace {
+  private readonly most: number;
   private available: number;
   private at: number;
 
@@ -62,12 +63,9 @@ class StartPace {
     private readonly perSecond: number,
     now: number,
   ) {
+    this.most = Math.max(1, Math.ceil(perSecond / 10));
     this.available = this.most;
     this.at = now;
-  }
-
-  private get most(): number {
-    return Math.max(1, Math.ceil(this.perSecond / 10));
   }
 
   /** Whole starts allowed now. */

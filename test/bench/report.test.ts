@@ -95,9 +95,8 @@ const results: BenchResults = {
       requests: { answered: 30_000, failed: 4000, hanging: 2000 },
       peakRssMb: 180,
       peakSockets: 1100,
-      workerCpuSeconds: 33,
+      workerCpuPerSecond: 1,
       machineBusy: 0.8,
-      streamSeconds: 33,
     },
     {
       store: 'sqlite',
