@@ -24,6 +24,12 @@ type ColumnType = 'TEXT' | 'INTEGER' | 'BIGINT';
  */
 export function valuesTable<C extends string>(columns: Record<C, ColumnType>, rows: readonly Record<C, unknown>[]): RawBuilder<unknown> {
   const names = Object.keys(columns) as C[];
+  return sql`v (${sql.join(names.map((name) => sql.raw(name)))}) AS (${valuesList(columns, rows)})`;
+}
+
+/** `VALUES (…), …`, the rows' values in the order of `columns`, each cast to its column's type. */
+export function valuesList<C extends string>(columns: Record<C, ColumnType>, rows: readonly Record<C, unknown>[]): RawBuilder<unknown> {
+  const names = Object.keys(columns) as C[];
   const tuples = rows.map((row) => sql`(${sql.join(names.map((name) => sql`CAST(${row[name]} AS ${sql.raw(columns[name])})`))})`);
-  return sql`v (${sql.join(names.map((name) => sql.raw(name)))}) AS (VALUES ${sql.join(tuples)})`;
+  return sql`VALUES ${sql.join(tuples)}`;
 }

@@ -42,6 +42,20 @@ export const OUTBOX_CHANNEL = 'guide_service_outbox';
 export const READS_CHANNEL = 'guide_service_reads';
 
 const outboxChanges = new WeakSet<object>();
+/** transact's transactions, with the writes asked to come last in each (writeLast). */
+const lastWrites = new WeakMap<object, Map<object, () => Promise<unknown>>>();
+
+/**
+ * Asks for `write` to run as the last statements of `trx`, after its notifications, just before it
+ * commits (once per `key`). Answers false, and runs nothing, when `trx` is not one of transact's: the
+ * caller then writes at once.
+ */
+export function writeLast(trx: Executor, key: object, write: () => Promise<unknown>): boolean {
+  const writes = lastWrites.get(trx);
+  if (!writes) return false;
+  if (!writes.has(key)) writes.set(key, write);
+  return true;
+}
 
 /** Notes that a transaction scheduled delivery work, so that its commit wakes the workers. */
 export function markOutboxChanged(trx: Executor): void {
@@ -53,7 +67,7 @@ export function markOutboxChanged(trx: Executor): void {
  * delivered when the transaction commits, so no worker looks before the work is visible.
  */
 export async function notifyWorkers(ctx: DomainContext, trx: Executor): Promise<void> {
-  if (ctx.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+  await notify(ctx, trx, [[OUTBOX_CHANNEL, '']]);
 }
 
 /**
@@ -62,13 +76,19 @@ export async function notifyWorkers(ctx: DomainContext, trx: Executor): Promise<
  */
 export async function announceEverythingChanged(ctx: DomainContext): Promise<void> {
   ctx.readCache?.invalidate('all');
-  await notifyReadCaches(ctx, ctx.db, 'all');
+  await notify(ctx, ctx.db, readCacheNotices(ctx, 'all'));
 }
 
-/** On PostgreSQL, tells every process's read cache what changed; delivered when `executor` commits. */
-async function notifyReadCaches(ctx: DomainContext, executor: Executor, changes: Changes): Promise<void> {
+/** What tells every process's read cache what changed (PostgreSQL): none when nothing did. */
+function readCacheNotices(ctx: DomainContext, changes: Changes): [string, string][] {
   const payload = encodeChanges(ctx.readCache?.origin ?? NO_CACHE_ORIGIN, changes);
-  if (ctx.dialect === 'postgres' && payload !== null) await sql`select pg_notify(${READS_CHANNEL}, ${payload})`.execute(executor);
+  return payload === null ? [] : [[READS_CHANNEL, payload]];
+}
+
+/** On PostgreSQL, sends the notifications in one statement; they are delivered when `executor` commits. */
+async function notify(ctx: DomainContext, executor: Executor, notices: readonly [channel: string, payload: string][]): Promise<void> {
+  if (ctx.dialect !== 'postgres' || notices.length === 0) return;
+  await sql`select ${sql.join(notices.map(([channel, payload]) => sql`pg_notify(${channel}, ${payload})`))}`.execute(executor);
 }
 
 /**
@@ -81,10 +101,15 @@ export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Da
   const writing = startWriting(ctx.db);
   const { value, changes } = await writing.db.transaction().execute(async (trx) => {
     writing.begin(trx);
+    const last = new Map<object, () => Promise<unknown>>();
+    lastWrites.set(trx, last);
     const done = await work(trx);
-    if (outboxChanges.has(trx)) await notifyWorkers(ctx, trx);
     const changed = writing.changes();
-    if (changed !== null) await notifyReadCaches(ctx, trx, changed);
+    const workers: [string, string][] = outboxChanges.has(trx) ? [[OUTBOX_CHANNEL, '']] : [];
+    await notify(ctx, trx, [...workers, ...(changed === null ? [] : readCacheNotices(ctx, changed))]);
+    // Last, as asked: what they write is no answer of the read-only API's, and they mark the outbox as
+    // they ask (writeLast).
+    for (const write of last.values()) await write();
     return { value: done, changes: changed };
   });
   if (changes !== null) ctx.readCache?.invalidate(changes);

@@ -2,7 +2,8 @@
 // event, and one for every retry and resend. This module is the only one that writes an attempt's status;
 // these are all the transitions there are:
 //
-//   (new)     -> scheduled | missed    scheduleAttempts   an event's first attempts, a retry, a resend
+//   (new)     -> scheduled | missed    scheduleAttempts   an event's first attempts (scheduleLast), a retry,
+//                                                        a resend
 //                                                        (missed when the endpoint is paused)
 //   scheduled -> delivered | failed    recordSent         the outcome, written only while the writer
 //   missed    -> delivered | failed                       still holds the endpoint's queue (missed: the
@@ -17,10 +18,10 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { AttemptStatus, Flag } from '../db/schema.js';
-import { valuesTable } from '../db/sql-functions.js';
+import { valuesList, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
-import { type Executor, markOutboxChanged } from './context.js';
-import { announceWork, lockQueues } from './delivery-queues.js';
+import { type Executor, markOutboxChanged, writeLast } from './context.js';
+import { addToQueues, announceWork } from './delivery-queues.js';
 import { newId } from './ids.js';
 
 /** The condition of the partial indexes on waiting attempts, written out so that queries can use them. */
@@ -38,17 +39,12 @@ export interface NewAttempt {
 }
 
 /**
- * Writes new attempts and answers their ids. Scheduled ones are announced to their endpoints' queues,
- * unless the caller holds the endpoint's queue (`announce: false`: a retry written by the worker whose
- * batch is running, which works the queue out again when the batch ends).
+ * Writes new attempts and answers their ids. Scheduled ones are announced to their endpoints' queues
+ * (addToQueues), unless the caller holds the endpoint's queue (`announce: false`: a retry written by the
+ * worker whose batch is running, which works the queue out again when the batch ends).
  */
 export async function scheduleAttempts(trx: Executor, attempts: readonly NewAttempt[], options: { announce?: boolean } = {}): Promise<string[]> {
   if (attempts.length === 0) return [];
-  // On PostgreSQL, sequence numbers are handed out as rows are inserted, not as they commit: two
-  // transactions could commit an endpoint's attempts out of order, and a claim could take the later one
-  // first. Holding the endpoints' queues from before the insert to the commit keeps each endpoint's
-  // attempts in the order of their numbers (writes for other endpoints go on meanwhile).
-  if (options.announce !== false) await lockQueues(trx, [...new Set(attempts.map((attempt) => attempt.endpointId))]);
   const rows = attempts.map((attempt) => ({
     id: newId(),
     event_id: attempt.eventId,
@@ -57,24 +53,55 @@ export async function scheduleAttempts(trx: Executor, attempts: readonly NewAtte
     auto_retry: (attempt.autoRetry ? 1 : 0) as Flag,
     status: attempt.status,
     due_at: timestamp(attempt.dueAt),
-    sent_at: null,
-    duration_ms: null,
-    request_headers: null,
-    response_status: null,
-    response_body: null,
-    error: null,
-    next_attempt_at: null,
     created_at: timestamp(attempt.now),
   }));
-  await trx.insertInto('webhook_attempts').values(rows).execute();
   const scheduled = attempts.filter((attempt) => attempt.status === 'scheduled');
   if (scheduled.length > 0) markOutboxChanged(trx);
-  if (options.announce !== false) {
-    const byDue = new Map<number, Set<string>>();
-    for (const attempt of scheduled) byDue.set(attempt.dueAt.getTime(), (byDue.get(attempt.dueAt.getTime()) ?? new Set()).add(attempt.endpointId));
-    for (const [due, endpointIds] of byDue) await announceWork(trx, [...endpointIds], new Date(due));
+  if (options.announce === false) {
+    await trx.insertInto('webhook_attempts').values(rows).execute();
+    return rows.map((row) => row.id);
   }
+  const dues = new Map<string, Date>();
+  for (const { endpointId, dueAt } of scheduled) {
+    const earlier = dues.get(endpointId);
+    if (earlier === undefined || dueAt < earlier) dues.set(endpointId, dueAt);
+  }
+  const values = valuesList(
+    { id: 'TEXT', event_id: 'TEXT', endpoint_id: 'TEXT', attempt_number: 'INTEGER', auto_retry: 'INTEGER', status: 'TEXT', due_at: 'TEXT', created_at: 'TEXT' },
+    rows,
+  );
+  await addToQueues(
+    trx,
+    attempts.map((attempt) => attempt.endpointId),
+    dues,
+    (lockedFirst) => sql`INSERT INTO webhook_attempts (id, event_id, endpoint_id, attempt_number, auto_retry, status, due_at, created_at)
+      SELECT * FROM (${values}) AS a WHERE ${lockedFirst}`,
+  );
   return rows.map((row) => row.id);
+}
+
+const lastAttempts = new WeakMap<object, NewAttempt[]>();
+
+/**
+ * An event's first attempts, written by scheduleAttempts as the last statement of the transaction when
+ * it is one of transact's (after everything else it writes and its notifications), so that the queues
+ * they go to are held for as short a time as can be; at once otherwise. Several events' attempts in one
+ * transaction are written together, in the order they were asked for.
+ */
+export async function scheduleLast(trx: Executor, attempts: readonly NewAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  let pending = lastAttempts.get(trx);
+  if (!pending) {
+    const list: NewAttempt[] = [];
+    if (!writeLast(trx, lastAttempts, () => scheduleAttempts(trx, list))) {
+      await scheduleAttempts(trx, attempts);
+      return;
+    }
+    lastAttempts.set(trx, list);
+    pending = list;
+  }
+  pending.push(...attempts);
+  if (attempts.some((attempt) => attempt.status === 'scheduled')) markOutboxChanged(trx);
 }
 
 export interface SentRecord {
@@ -176,5 +203,5 @@ export async function redeliverMissed(trx: Executor, dialect: DialectName, endpo
     await sql`WITH ${v} UPDATE webhook_attempts SET seq = v_new, status = 'scheduled', due_at = ${timestamp(now)} FROM v WHERE seq = v_old`.execute(trx);
   }
   markOutboxChanged(trx);
-  await announceWork(trx, [endpointId], now);
+  await announceWork(trx, new Map([[endpointId, now]]));
 }

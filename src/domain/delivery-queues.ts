@@ -33,23 +33,58 @@ export async function openQueue(trx: Executor, endpointId: string): Promise<void
   await trx.insertInto('webhook_queues').values({ endpoint_id: endpointId, ready_at: null, revision: 0, claim_token: null, claimed_until: null, failures: 0, probe_at: null }).execute();
 }
 
+/** When the work added to a queue is due: the earliest of its new waiting attempts. */
+export type Dues = ReadonlyMap<string, Date>;
+
 /**
- * Attempts due at `dueAt` were added to these endpoints' queues (locked by the caller, see lockQueues):
- * each becomes ready by then, unless its breaker holds probes back or a worker holds it (its holder
- * looks again when its batch ends).
+ * Attempts were added to these endpoints' queues (locked by the caller, see lockQueues), each due at its
+ * time: each queue becomes ready by then, unless its breaker holds probes back or a worker holds it (its
+ * holder looks again when its batch ends).
  */
-export async function announceWork(trx: Executor, endpointIds: readonly string[], dueAt: Date): Promise<void> {
-  if (endpointIds.length === 0) return;
-  const due = timestamp(dueAt);
-  const earliest = greatest(trx, sql<string>`${due}`, sql<string>`coalesce(probe_at, ${due})`, sql<string>`coalesce(claimed_until, ${due})`);
-  await trx
-    .updateTable('webhook_queues')
-    .set({
-      revision: sql`revision + 1`,
-      ready_at: sql`CASE WHEN ready_at IS NOT NULL AND ready_at <= ${earliest} THEN ready_at ELSE ${earliest} END`,
-    })
-    .where('endpoint_id', 'in', endpointIds)
-    .execute();
+export async function announceWork(trx: Executor, dues: Dues): Promise<void> {
+  if (dues.size === 0) return;
+  await sql`WITH ${dueTable(dues)} ${announcing(trx)}`.execute(trx);
+}
+
+function dueTable(dues: Dues): RawBuilder<unknown> {
+  return valuesTable({ v_endpoint: 'TEXT', v_due: 'TEXT' }, [...dues].map(([endpointId, dueAt]) => ({ v_endpoint: endpointId, v_due: timestamp(dueAt) })));
+}
+
+/** The UPDATE that announces the work of `v` (dueTable) to its queues; `also` must hold as well. */
+function announcing(trx: Executor, also: RawBuilder<boolean> = sql<boolean>`1 = 1`): RawBuilder<unknown> {
+  const earliest = greatest(trx, sql<string>`v_due`, sql<string>`coalesce(probe_at, v_due)`, sql<string>`coalesce(claimed_until, v_due)`);
+  return sql`UPDATE webhook_queues SET revision = revision + 1,
+      ready_at = CASE WHEN ready_at IS NOT NULL AND ready_at <= ${earliest} THEN ready_at ELSE ${earliest} END
+    FROM v WHERE endpoint_id = v_endpoint AND ${also}`;
+}
+
+/**
+ * Adds attempts to endpoints' queues: `insert` writes them, numbering them as it inserts them, and the
+ * work is announced (announceWork). Sequence numbers are handed out as rows are inserted, not as their
+ * transactions commit, so on PostgreSQL two transactions could commit an endpoint's attempts out of
+ * order and a claim take the later one first; `insert` therefore writes no row before `lockedFirst` has
+ * locked the queues of `endpointIds` in id order (lockQueues), and those stay held until the commit.
+ * On PostgreSQL all of it is one statement, and callers make it their transaction's last, so that writes
+ * for the same endpoints wait for one round trip and a commit, not for a whole transaction.
+ */
+export async function addToQueues(trx: Executor, endpointIds: readonly string[], dues: Dues, insert: (lockedFirst: RawBuilder<boolean>) => RawBuilder<unknown>): Promise<void> {
+  if (!isPostgres(trx)) {
+    // One writer at a time: nothing to lock.
+    await insert(sql<boolean>`1 = 1`).execute(trx);
+    await announceWork(trx, dues);
+    return;
+  }
+  const ids = [...new Set(endpointIds)].sort();
+  // An uncorrelated subquery is worked out once, before the statement's first row.
+  const lockedFirst = sql<boolean>`(SELECT count(*) FROM (SELECT endpoint_id FROM webhook_queues
+    WHERE endpoint_id IN (${sql.join(ids)}) ORDER BY endpoint_id FOR UPDATE) locked) >= 0`;
+  if (dues.size === 0) {
+    await insert(lockedFirst).execute(trx);
+    return;
+  }
+  // The announcement locks no queue before the insert has locked them all, in order.
+  await sql`WITH inserted AS (${insert(lockedFirst)} RETURNING seq), ${dueTable(dues)}
+    ${announcing(trx, sql<boolean>`(SELECT count(*) FROM inserted) >= 0`)}`.execute(trx);
 }
 
 /**

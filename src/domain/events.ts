@@ -4,7 +4,7 @@
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 import { newId } from './ids.js';
-import { scheduleAttempts } from './delivery-attempts.js';
+import { scheduleLast } from './delivery-attempts.js';
 
 export const EVENT_TYPES = [
   'guide.created',
@@ -79,7 +79,7 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<Rec
   const receiving = (await endpoints.orderBy('created_at').execute()).filter(
     (endpoint) => input.endpointId !== undefined || endpoint.events.split(' ').includes(input.type),
   );
-  await scheduleAttempts(
+  await scheduleLast(
     trx,
     receiving.map((endpoint) => ({
       eventId: envelope.id,

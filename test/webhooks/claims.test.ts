@@ -2,7 +2,11 @@
 // again until its lease runs out, the number of endpoints per claim is capped, an outcome written under
 // a claim that lapsed and was taken over is not recorded (so a retry chain never doubles), and work
 // announced while a queue is held is never lost when it is let go.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { transact } from '../../src/domain/context.js';
+import { type NewAttempt, scheduleAttempts } from '../../src/domain/delivery-attempts.js';
+import { recordEvent } from '../../src/domain/events.js';
 import { claimBatches, type ClaimedBatch, type ClaimLimits } from '../../src/webhooks/attempt-claims.js';
 import { LostClaimError, type SentAttempt } from '../../src/webhooks/attempt-outcome.js';
 import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
@@ -10,6 +14,7 @@ import { pauseEndpoint } from '../../src/webhooks/pausing.js';
 import { retryAfterMs } from '../../src/webhooks/retry-schedule.js';
 import type { DeliveryOutcome } from '../../src/webhooks/sender.js';
 import { soloTeam, useTestService } from '../support/service.js';
+import { usingPostgres } from '../support/test-database.js';
 
 // No worker: the test makes the claims itself.
 const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
@@ -192,6 +197,70 @@ describe('endpoint queues (docs/decisions.md "The worker")', () => {
     const queue = await queueOf(endpoint.id);
     expect(queue.ready_at).not.toBeNull();
     expect(Date.parse(queue.ready_at!)).toBeLessThanOrEqual(t.clock.now().getTime());
+  });
+});
+
+/** Polls until `check` holds (ten seconds at most): waits for a state, measures no time. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 500; tries++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the state waited for never came');
+}
+
+describe.runIf(usingPostgres)('new attempts and the queue locks (PostgreSQL)', () => {
+  it("an endpoint's attempts are numbered in the order their transactions commit: a second writer takes no number before the first has committed", async () => {
+    const { endpoint } = await endpointWithPing();
+    const [ping] = await attemptsOf(endpoint.id);
+    const db = t.service.ctx.db;
+    const attempt = (attemptNumber: number): NewAttempt => ({ eventId: ping!.event_id, endpointId: endpoint.id, attemptNumber, autoRetry: false, status: 'scheduled', dueAt: t.clock.now(), now: t.clock.now() });
+    const lastNumber = async () => Number((await sql<{ n: string }>`SELECT pg_sequence_last_value(pg_get_serial_sequence('webhook_attempts', 'seq')::regclass) AS n`.execute(db)).rows[0]!.n);
+    const waitingForLocks = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)).rows[0]!.n);
+
+    let commitFirst = () => {};
+    const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
+    let firstWritten = () => {};
+    const written = new Promise<void>((resolve) => (firstWritten = resolve));
+    const first = db.transaction().execute(async (trx) => {
+      await scheduleAttempts(trx, [attempt(2)]);
+      firstWritten();
+      await firstMayCommit;
+    });
+    await written;
+    const numberOfFirst = await lastNumber();
+    const second = db.transaction().execute((trx) => scheduleAttempts(trx, [attempt(3)]));
+    await until(async () => (await waitingForLocks()) > 0);
+    // The second waits for the endpoint's queue before its insert has taken a number.
+    expect(await lastNumber()).toBe(numberOfFirst);
+    commitFirst();
+    await first;
+    await second;
+    const attempts = await attemptsOf(endpoint.id);
+    expect(attempts.map((a) => a.attempt_number)).toEqual([1, 2, 3]);
+    expect(attempts[2]!.seq).toBeGreaterThan(numberOfFirst);
+  });
+
+  it("an event's attempts are written last in its transaction: the queues they go to stay free while the rest of it runs", async () => {
+    const { team, endpoint } = await endpointWithPing();
+    const ctx = t.service.ctx;
+    const lockable = async () => {
+      try {
+        await sql`SELECT endpoint_id FROM webhook_queues WHERE endpoint_id = ${endpoint.id} FOR UPDATE NOWAIT`.execute(ctx.db);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let freeMeanwhile: boolean | null = null;
+    await transact(ctx, async (trx) => {
+      await recordEvent(trx, { type: 'guide.created', teamId: team.id, organizationId: null, at: t.clock.now(), data: { guide: { id: 'meanwhile' } } });
+      expect((await attemptsOf(endpoint.id)).map((a) => a.attempt_number)).toEqual([1]);
+      freeMeanwhile = await lockable();
+    });
+    expect(freeMeanwhile).toBe(true);
+    expect(await attemptsOf(endpoint.id)).toHaveLength(2);
+    expect(await lockable()).toBe(true);
   });
 });
 
