@@ -115,9 +115,8 @@ export async function createGuide(ctx: DomainContext, input: NewGuide): Promise<
       created_at: timestamp(now),
       updated_at: timestamp(now),
     } as const;
-    await trx.insertInto('guides').values(row).execute();
+    const guide = await trx.insertInto('guides').values(row).returningAll().executeTakeFirstOrThrow();
     touched(trx, 'guides', [tag.teamGuides(row.team_id)]);
-    const guide = await requireGuideRow(trx, row.id);
     await recordGuideEvent(target, 'guide.created', guide);
     return guide;
   });
