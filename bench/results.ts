@@ -144,6 +144,8 @@ export interface NoisyResult extends NoisyShape {
   peakSockets: number;
   /** CPU seconds a second the delivering processes used together, and how busy the machine's cores were (1 = all), over the stream (absent from older results). */
   workerCpuPerSecond?: number;
+  /** CPU seconds a second of the other processes on the machine: the API process and PostgreSQL (on PostgreSQL), the receiver, the bench that writes the stream (absent from older results). */
+  otherCpuPerSecond?: Record<string, number>;
   machineBusy?: number;
 }
 

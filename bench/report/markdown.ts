@@ -165,6 +165,9 @@ function webhookSection(w: WebhookStoreResult): string[] {
   return lines;
 }
 
+/** How the bad day's CPU column names the processes beside the delivering ones. */
+const OTHER_CPU: Record<string, string> = { api: 'API', postgres: 'PostgreSQL', receiver: 'receiver', writer: 'the bench writing the stream' };
+
 function noisySection(runs: NoisyResult[]): string[] {
   const lines = [
     '### The bad day: hanging and failing receivers beside healthy ones',
@@ -175,7 +178,8 @@ function noisySection(runs: NoisyResult[]): string[] {
   for (const n of runs) {
     const l = n.healthyLatency;
     const bad = isControl(n) ? 'none (the control)' : `${count(n.hanging)} hanging, ${count(n.failing)} failing, ${n.backlog} events waiting each`;
-    const cpu = n.workerCpuPerSecond === undefined ? '' : `${fixed(n.workerCpuPerSecond, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %`;
+    const others = Object.entries(n.otherCpuPerSecond ?? {}).map(([group, perSecond]) => `${OTHER_CPU[group] ?? group} ${fixed(perSecond, 2)}`);
+    const cpu = n.workerCpuPerSecond === undefined ? '' : `${fixed(n.workerCpuPerSecond, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
     lines.push(
       `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
         `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +
@@ -189,7 +193,7 @@ function noisySection(runs: NoisyResult[]): string[] {
       `and the stream runs ${first.seconds} s more. Latency is each healthy delivery's arrival minus its event's created_at, for the events written from that moment on; ` +
       'the warm-up column is the seconds before it, in processes that had just started. ' +
       'The control runs the same stream through the same kind of processes with no bad endpoint, right after: what the healthy endpoints get from those processes on this machine at all. ' +
-      'CPU s/s counts every thread of the delivering processes (its garbage collector and checkpoint threads too), so it can pass 1.',
+      'CPU s/s counts every thread of the delivering processes (its garbage collector and checkpoint threads too), so it can pass 1; in brackets, the CPU s/s of the other processes on the machine.',
     '',
   );
   return lines;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { type Child, measureCpu, memoryOf, socketsOf } from '../processes.js';
+import { type Child, measureCpu, memoryOf, pidsNamed, socketsOf } from '../processes.js';
 import { isControl, type NoisyResult, type NoisyShape } from '../results.js';
 import { serviceStarter } from '../services.js';
 import { inParallel, sleep, startReceiver } from './bench-services.js';
@@ -116,7 +116,13 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
         peakSockets = Math.max(peakSockets, socketsOf(worker.child.pid) ?? 0);
       }
     }, 100);
-    const cpu = measureCpu({ workers: () => workers.map((worker) => worker.child.pid) });
+    // The rest of the machine too: on PostgreSQL the API process and the database share the cores.
+    const cpu = measureCpu({
+      workers: () => workers.map((worker) => worker.child.pid),
+      ...(store.kind === 'postgres' ? { api: () => [services[0]!.child.pid], postgres: () => pidsNamed('postgres') } : {}),
+      receiver: () => [receiver.pid],
+      writer: () => [process.pid],
+    });
     // The stream runs until `seconds` after the wave.
     const every = 1000 / options.eventsPerSecond;
     const streamStarted = performance.now();
@@ -136,6 +142,8 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     clearInterval(sampler);
     const used = cpu.stop();
     const workerCpuPerSecond = used.cpuSeconds.workers! / used.seconds;
+    const { workers: _delivering, ...others } = used.cpuSeconds;
+    const otherCpuPerSecond = Object.fromEntries(Object.entries(others).map(([group, seconds]) => [group, seconds / used.seconds]));
     const arrivals = (await receiver.arrivals()).filter((arrival) => arrival.endpoint.startsWith('/ok/'));
     const perEndpointEvent = new Set(arrivals.map((arrival) => `${arrival.endpoint} ${arrival.guideId}`));
     const latencyOf = (some: typeof arrivals) => summarize(some.map((arrival) => arrival.at - Date.parse(arrival.createdAt)));
@@ -165,13 +173,14 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       peakRssMb,
       peakSockets,
       workerCpuPerSecond,
+      otherCpuPerSecond,
       machineBusy: used.machineBusy,
     };
     log(
       `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}; from the wave p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
         `warm-up (${(warmUpMs / 1000).toFixed(1)} s) p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms; ` +
         `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets; ` +
-        `delivering processes ${workerCpuPerSecond.toFixed(2)} CPU s/s, machine ${(100 * used.machineBusy).toFixed(0)} % busy`,
+        `delivering processes ${workerCpuPerSecond.toFixed(2)} CPU s/s, machine ${(100 * used.machineBusy).toFixed(0)} % busy; others, CPU s/s: ${JSON.stringify(otherCpuPerSecond, (_, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`,
     );
     return result;
   } finally {

@@ -3,7 +3,7 @@
 // attempts of its queue in event order (a batch), with what sending them needs: each attempt's event, and
 // the endpoint's address, signing key and state as they are now. Only the holder of a queue sends its
 // attempts, one after another, so first attempts to an endpoint leave in event order. A holder that
-// empties its batch reads the next attempts after the last one it sent, without letting go; when it is
+// empties a full batch reads the next attempts after the last one it sent, without letting go; when it is
 // done, its outcomes and the release of the queue are written together (outcome-recorder.ts). A holder
 // that died is taken over once its lease runs out, and nothing it writes after that is recorded.
 import { sql } from 'kysely';

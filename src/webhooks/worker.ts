@@ -106,8 +106,9 @@ export interface WorkerOptions {
 }
 
 const IDLE_AT_MOST_MS = 60_000;
-// A healthy endpoint with a long queue keeps its place for this many attempts or this long, then lets go
-// and lines up again: a worker with more than it can send gives other workers the chance to take it.
+// A healthy endpoint with a long queue (its batches come full) keeps its place for this many attempts or
+// this long, then lets go and lines up again: a worker with more than it can send gives other workers
+// the chance to take it.
 const HOLD_AT_MOST = { attempts: 1000, ms: 100 };
 // A queue that was ready but not taken (another worker held it for a moment): look again this soon.
 const RECHECK_MS = 10;
@@ -290,6 +291,10 @@ export class DeliveryWorker extends WakeableLoop {
         break;
       }
       if (stopped || lane === 'failing' || sent >= HOLD_AT_MOST.attempts || this.ctx.clock.now().getTime() - claimedAt.getTime() >= HOLD_AT_MOST.ms) break;
+      // A batch shorter than it could be took everything that was due: work added since was announced,
+      // and the release sees it and makes the queue ready again (releaseQueues). Only a full batch reads
+      // on, which spares a statement per batch when events come one at a time.
+      if (attempts.length < this.lanes.batch) break;
       ({ endpoint, attempts } = await nextAttempts(this.ctx, claim, lastSeq, this.lanes.batch));
     }
     // The release is written after the outcomes, and refused if one of them could not be.

@@ -279,4 +279,19 @@ describe('the Deliveries list while an endpoint\'s queue is held (decisions §6)
     await eventually('the ping to be delivered', async () => (await allAttempts(s, endpoint.id))[0]?.status === 'delivered');
     expect(await allAttempts(s, endpoint.id, { status: 'sending' })).toEqual([]);
   });
+
+  it('a batch shorter than its size lets its queue go rather than reading on; what was written meanwhile goes out under a new claim', async () => {
+    const { s, transport } = await scriptedService(() => 'hang', { batch: 5 });
+    const { team, endpoint } = await endpointAt(s, '/one-at-a-time');
+    await transport.waitForStarts('/one-at-a-time', 1);
+    const claimNow = async () => (await s.service.ctx.db.selectFrom('webhook_queues').select('claim_token').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow()).claim_token;
+    const pingClaim = await claimNow();
+    await createGuide(s, team.id, { title: 'Meanwhile' });
+    transport.answerHanging(ANSWERED_200);
+    const [, meanwhile] = await transport.waitForStarts('/one-at-a-time', 2);
+    expect(meanwhile!.event).toBe('guide.created');
+    const guideClaim = await claimNow();
+    expect(guideClaim).not.toBeNull();
+    expect(guideClaim).not.toBe(pingClaim);
+  });
 });
