@@ -15,7 +15,7 @@
 // Being sent is not a status of its own: the worker holding the endpoint's queue (delivery-queues.ts)
 // sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed and missed
 // attempts that are not redelivered stay as they are until pruned.
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { AttemptStatus, Flag } from '../db/schema.js';
 import { valuesList, valuesTable } from '../db/sql-functions.js';
@@ -128,9 +128,8 @@ function storable(text: string | null): string | null {
  * Records sent attempts' outcomes, all in one statement, each only if its `token` still holds the
  * attempt's endpoint's queue and no outcome was written for it already; answers the seqs it recorded. An
  * attempt that a pause marked missed while it was on its way gets what happened to it: it went out.
- * `lockedFirst` (queuesLockedFirst) takes the caller's queue locks in the same statement.
  */
-export async function recordSent(trx: Executor, records: readonly SentRecord[], lockedFirst: RawBuilder<boolean> = sql<boolean>`1 = 1`): Promise<Set<number>> {
+export async function recordSent(trx: Executor, records: readonly SentRecord[]): Promise<Set<number>> {
   if (records.length === 0) return new Set();
   const v = valuesTable(
     { v_seq: 'BIGINT', v_token: 'TEXT', v_status: 'TEXT', v_sent_at: 'TEXT', v_duration_ms: 'INTEGER', v_request_headers: 'TEXT', v_response_status: 'INTEGER', v_response_body: 'TEXT', v_error: 'TEXT', v_next_attempt_at: 'TEXT' },
@@ -153,7 +152,6 @@ export async function recordSent(trx: Executor, records: readonly SentRecord[], 
     FROM v
     WHERE seq = v_seq AND status IN ('scheduled', 'missed')
       AND EXISTS (SELECT 1 FROM webhook_queues q WHERE q.endpoint_id = webhook_attempts.endpoint_id AND q.claim_token = v_token)
-      AND ${lockedFirst}
     RETURNING seq`.execute(trx);
   return new Set(result.rows.map((row) => Number(row.seq)));
 }

@@ -137,9 +137,11 @@ export async function lockQueues(trx: Executor, endpointIds: readonly string[]):
 /**
  * A condition for a statement's WHERE that, on PostgreSQL, locks these endpoints' queues as lockQueues
  * does before the statement writes any row (an uncorrelated subquery is worked out once, before the
- * first row), saving lockQueues' round trip while the locks are held. Always true on SQLite.
+ * first row), saving lockQueues' round trip while the locks are held. Always true on SQLite. Only for
+ * statements that read nothing the lock should guard: the rest of the statement reads as of its start,
+ * from before the lock was granted.
  */
-export function queuesLockedFirst(trx: Executor, endpointIds: readonly string[]): RawBuilder<boolean> {
+function queuesLockedFirst(trx: Executor, endpointIds: readonly string[]): RawBuilder<boolean> {
   if (!isPostgres(trx) || endpointIds.length === 0) return sql<boolean>`1 = 1`;
   const ids = [...new Set(endpointIds)].sort();
   return sql<boolean>`(SELECT count(*) FROM (SELECT endpoint_id FROM webhook_queues

@@ -7,7 +7,7 @@
 // a group of outcomes takes a fixed number of statements however large it is.
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { valuesTable } from '../db/sql-functions.js';
 import { type NewAttempt, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
 import { type Breaker, setBreakers } from '../domain/delivery-queues.js';
@@ -99,13 +99,7 @@ function planFailure(policy: RetryPolicy, { attempt, sent }: Outcome, now: Date)
  * there are, plus a few for each endpoint that a failure pauses. Answers for each the endpoint's failures
  * in a row after it, or the LostClaimError of one whose claim lapsed (nothing of it is written).
  */
-export async function recordOutcomes(
-  trx: Executor,
-  ctx: DomainContext,
-  policy: RetryPolicy,
-  outcomes: readonly Outcome[],
-  lockedFirst?: RawBuilder<boolean>,
-): Promise<(number | LostClaimError)[]> {
+export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: RetryPolicy, outcomes: readonly Outcome[]): Promise<(number | LostClaimError)[]> {
   if (outcomes.length === 0) return [];
   const now = ctx.clock.now();
   const plans = outcomes.map((outcome) => (outcome.sent.outcome.delivered ? null : planFailure(policy, outcome, now)));
@@ -123,7 +117,6 @@ export async function recordOutcomes(
       error: plans[index]?.error ?? null,
       nextAttemptAt: plans[index]?.retryAt ?? null,
     })),
-    lockedFirst,
   );
   const failed = outcomes.filter(({ attempt }, index) => plans[index] !== null && recorded.has(attempt.seq));
   const endpoints = new Map(

@@ -12,7 +12,7 @@
 // outcomes; if writing one of them failed, the release is refused too, so the queue stays held until
 // its lease runs out (worker.ts).
 import { type DomainContext, notifyWorkers } from '../domain/context.js';
-import { lockQueues, type QueueClaim, queuesLockedFirst, type Released, releaseQueues } from '../domain/delivery-queues.js';
+import { lockQueues, type QueueClaim, type Released, releaseQueues } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy, recordOutcomes, type SentAttempt } from './attempt-outcome.js';
 
@@ -114,10 +114,9 @@ export class OutcomeRecorder {
     const outcomes = group.filter((job): job is Extract<Job, { kind: 'outcome' }> => job.kind === 'outcome');
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
-        // The queues first, as every writer takes them; with the outcomes' statement when there are any.
-        const endpointIds = [...new Set(group.map((job) => (job.kind === 'outcome' ? job.attempt.endpoint_id : job.claim.endpointId)))];
-        if (outcomes.length === 0) await lockQueues(trx, endpointIds);
-        const recorded = await recordOutcomes(trx, this.ctx, this.policy, outcomes, queuesLockedFirst(trx, endpointIds));
+        const endpointIds = group.map((job) => (job.kind === 'outcome' ? job.attempt.endpoint_id : job.claim.endpointId));
+        await lockQueues(trx, [...new Set(endpointIds)]);
+        const recorded = await recordOutcomes(trx, this.ctx, this.policy, outcomes);
         outcomes.forEach((job, index) => results.set(job, recorded[index]));
         const releases = group.filter((job): job is Extract<Job, { kind: 'release' }> => job.kind === 'release');
         const released = await releaseQueues(trx, releases.map((job) => job.claim));
