@@ -163,7 +163,7 @@ function machineTicks(): { busy: number; total: number } | null {
 }
 
 /** Measures how busy the machine's cores are from now until `stop()`: 1 is every core busy all the time. */
-export function machineBusy(): { stop(): number } {
+function machineBusy(): { stop(): number } {
   const start = machineTicks();
   return {
     stop: () => {
@@ -211,7 +211,7 @@ export function measureCpu(groups: Record<string, () => number[]>): { stop(): { 
 }
 
 /** CPU seconds that each named group of processes uses from now until `stop()`. */
-export function cpuUse(groups: Record<string, () => number[]>): { stop(): Record<string, number> } {
+function cpuUse(groups: Record<string, () => number[]>): { stop(): Record<string, number> } {
   const total = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
   const start = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, total(pids())]));
   return {

@@ -142,10 +142,12 @@ export interface NoisyResult extends NoisyShape {
   /** Largest resident set and most open sockets of a delivering process, sampled every 100 ms. */
   peakRssMb: number;
   peakSockets: number;
-  /** CPU seconds a second the delivering processes used together, and how busy the machine's cores were (1 = all), over the stream (absent from older results). */
-  workerCpuPerSecond?: number;
-  /** CPU seconds a second of the other processes on the machine: the API process and PostgreSQL (on PostgreSQL), the receiver, the bench that writes the stream (absent from older results). */
-  otherCpuPerSecond?: Record<string, number>;
+  /**
+   * CPU seconds a second over the stream, by group: `workers` (the delivering processes together), the
+   * API process and PostgreSQL (on PostgreSQL), the receiver, the bench writing the stream; and how busy
+   * the machine's cores were (1 = all) (absent from older results).
+   */
+  cpuPerSecond?: Record<string, number>;
   machineBusy?: number;
 }
 

@@ -178,8 +178,9 @@ function noisySection(runs: NoisyResult[]): string[] {
   for (const n of runs) {
     const l = n.healthyLatency;
     const bad = isControl(n) ? 'none (the control)' : `${count(n.hanging)} hanging, ${count(n.failing)} failing, ${n.backlog} events waiting each`;
-    const others = Object.entries(n.otherCpuPerSecond ?? {}).map(([group, perSecond]) => `${OTHER_CPU[group] ?? group} ${fixed(perSecond, 2)}`);
-    const cpu = n.workerCpuPerSecond === undefined ? '' : `${fixed(n.workerCpuPerSecond, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+    const { workers, ...others } = n.cpuPerSecond ?? {};
+    const named = Object.entries(others).map(([group, perSecond]) => `${OTHER_CPU[group] ?? group} ${fixed(perSecond, 2)}`);
+    const cpu = workers === undefined ? '' : `${fixed(workers, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
     lines.push(
       `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
         `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +

@@ -43,18 +43,17 @@ export const READS_CHANNEL = 'guide_service_reads';
 
 const outboxChanges = new WeakSet<object>();
 /** transact's transactions, with the writes asked to come last in each (writeLast). */
-const lastWrites = new WeakMap<object, Map<object, () => Promise<unknown>>>();
+const lastWrites = new WeakMap<object, (() => Promise<unknown>)[]>();
 
 /**
  * Asks for `write` to run as the last statements of `trx`, after its notifications, just before it
- * commits (once per `key`). Answers false, and runs nothing, when `trx` is not one of transact's: the
- * caller then writes at once.
+ * commits. Answers false, and runs nothing, when `trx` is not one of transact's: the caller then writes
+ * at once.
  */
-export function writeLast(trx: Executor, key: object, write: () => Promise<unknown>): boolean {
+export function writeLast(trx: Executor, write: () => Promise<unknown>): boolean {
   const writes = lastWrites.get(trx);
-  if (!writes) return false;
-  if (!writes.has(key)) writes.set(key, write);
-  return true;
+  writes?.push(write);
+  return writes !== undefined;
 }
 
 /** Notes that a transaction scheduled delivery work, so that its commit wakes the workers. */
@@ -101,7 +100,7 @@ export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Da
   const writing = startWriting(ctx.db);
   const { value, changes } = await writing.db.transaction().execute(async (trx) => {
     writing.begin(trx);
-    const last = new Map<object, () => Promise<unknown>>();
+    const last: (() => Promise<unknown>)[] = [];
     lastWrites.set(trx, last);
     const done = await work(trx);
     const changed = writing.changes();
@@ -109,7 +108,7 @@ export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Da
     await notify(ctx, trx, [...workers, ...(changed === null ? [] : readCacheNotices(ctx, changed))]);
     // Last, as asked: what they write is no answer of the read-only API's, and they mark the outbox as
     // they ask (writeLast).
-    for (const write of last.values()) await write();
+    for (const write of last) await write();
     return { value: done, changes: changed };
   });
   if (changes !== null) ctx.readCache?.invalidate(changes);

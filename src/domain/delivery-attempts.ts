@@ -15,9 +15,9 @@
 // Being sent is not a status of its own: the worker holding the endpoint's queue (delivery-queues.ts)
 // sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed and missed
 // attempts that are not redelivered stay as they are until pruned.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
-import type { AttemptStatus, Flag } from '../db/schema.js';
+import type { AttemptStatus } from '../db/schema.js';
 import { valuesList, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged, writeLast } from './context.js';
@@ -50,33 +50,29 @@ export async function scheduleAttempts(trx: Executor, attempts: readonly NewAtte
     event_id: attempt.eventId,
     endpoint_id: attempt.endpointId,
     attempt_number: attempt.attemptNumber,
-    auto_retry: (attempt.autoRetry ? 1 : 0) as Flag,
+    auto_retry: attempt.autoRetry ? 1 : 0,
     status: attempt.status,
     due_at: timestamp(attempt.dueAt),
     created_at: timestamp(attempt.now),
   }));
   const scheduled = attempts.filter((attempt) => attempt.status === 'scheduled');
   if (scheduled.length > 0) markOutboxChanged(trx);
-  if (options.announce === false) {
-    await trx.insertInto('webhook_attempts').values(rows).execute();
-    return rows.map((row) => row.id);
-  }
-  const dues = new Map<string, Date>();
-  for (const { endpointId, dueAt } of scheduled) {
-    const earlier = dues.get(endpointId);
-    if (earlier === undefined || dueAt < earlier) dues.set(endpointId, dueAt);
-  }
   const values = valuesList(
     { id: 'TEXT', event_id: 'TEXT', endpoint_id: 'TEXT', attempt_number: 'INTEGER', auto_retry: 'INTEGER', status: 'TEXT', due_at: 'TEXT', created_at: 'TEXT' },
     rows,
   );
-  await addToQueues(
-    trx,
-    attempts.map((attempt) => attempt.endpointId),
-    dues,
-    (lockedFirst) => sql`INSERT INTO webhook_attempts (id, event_id, endpoint_id, attempt_number, auto_retry, status, due_at, created_at)
-      SELECT * FROM (${values}) AS a WHERE ${lockedFirst}`,
-  );
+  const insert = (lockedFirst: RawBuilder<boolean>) => sql`INSERT INTO webhook_attempts (id, event_id, endpoint_id, attempt_number, auto_retry, status, due_at, created_at)
+    SELECT * FROM (${values}) AS a WHERE ${lockedFirst}`;
+  if (options.announce === false) {
+    await insert(sql<boolean>`1 = 1`).execute(trx);
+  } else {
+    const dues = new Map<string, Date>();
+    for (const { endpointId, dueAt } of scheduled) {
+      const earlier = dues.get(endpointId);
+      if (earlier === undefined || dueAt < earlier) dues.set(endpointId, dueAt);
+    }
+    await addToQueues(trx, attempts.map((attempt) => attempt.endpointId), dues, insert);
+  }
   return rows.map((row) => row.id);
 }
 
@@ -90,17 +86,17 @@ const lastAttempts = new WeakMap<object, NewAttempt[]>();
  */
 export async function scheduleLast(trx: Executor, attempts: readonly NewAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
-  let pending = lastAttempts.get(trx);
-  if (!pending) {
-    const list: NewAttempt[] = [];
-    if (!writeLast(trx, lastAttempts, () => scheduleAttempts(trx, list))) {
-      await scheduleAttempts(trx, attempts);
+  const pending = lastAttempts.get(trx);
+  if (pending) {
+    pending.push(...attempts);
+  } else {
+    const list = [...attempts];
+    if (!writeLast(trx, () => scheduleAttempts(trx, list))) {
+      await scheduleAttempts(trx, list);
       return;
     }
     lastAttempts.set(trx, list);
-    pending = list;
   }
-  pending.push(...attempts);
   if (attempts.some((attempt) => attempt.status === 'scheduled')) markOutboxChanged(trx);
 }
 

@@ -74,7 +74,7 @@ export async function addToQueues(trx: Executor, endpointIds: readonly string[],
     await announceWork(trx, dues);
     return;
   }
-  const lockedFirst = queuesLockedFirst(trx, endpointIds);
+  const lockedFirst = queuesLockedFirst(endpointIds);
   if (dues.size === 0) {
     await insert(lockedFirst).execute(trx);
     return;
@@ -131,21 +131,22 @@ function earliestWaiting(endpointId: RawBuilder<string> | string): RawBuilder<st
  */
 export async function lockQueues(trx: Executor, endpointIds: readonly string[]): Promise<void> {
   if (!isPostgres(trx) || endpointIds.length === 0) return;
-  await trx.selectFrom('webhook_queues').select('endpoint_id').where('endpoint_id', 'in', endpointIds).orderBy('endpoint_id').forUpdate().execute();
+  await queueLocks(endpointIds).execute(trx);
+}
+
+/** The statement lockQueues runs: the queues' rows, locked in the order of their ids. */
+function queueLocks(endpointIds: readonly string[]): RawBuilder<unknown> {
+  return sql`SELECT endpoint_id FROM webhook_queues WHERE endpoint_id IN (${sql.join([...new Set(endpointIds)])}) ORDER BY endpoint_id FOR UPDATE`;
 }
 
 /**
- * A condition for a statement's WHERE that, on PostgreSQL, locks these endpoints' queues as lockQueues
- * does before the statement writes any row (an uncorrelated subquery is worked out once, before the
- * first row), saving lockQueues' round trip while the locks are held. Always true on SQLite. Only for
- * statements that read nothing the lock should guard: the rest of the statement reads as of its start,
- * from before the lock was granted.
+ * A condition for a PostgreSQL statement's WHERE that takes lockQueues' locks before the statement
+ * writes any row (an uncorrelated subquery is worked out once, before the first row), saving lockQueues'
+ * round trip while the locks are held. Only for statements that read nothing the lock should guard: the
+ * rest of the statement reads as of its start, from before the lock was granted.
  */
-function queuesLockedFirst(trx: Executor, endpointIds: readonly string[]): RawBuilder<boolean> {
-  if (!isPostgres(trx) || endpointIds.length === 0) return sql<boolean>`1 = 1`;
-  const ids = [...new Set(endpointIds)].sort();
-  return sql<boolean>`(SELECT count(*) FROM (SELECT endpoint_id FROM webhook_queues
-    WHERE endpoint_id IN (${sql.join(ids)}) ORDER BY endpoint_id FOR UPDATE) locked) >= 0`;
+function queuesLockedFirst(endpointIds: readonly string[]): RawBuilder<boolean> {
+  return sql<boolean>`(SELECT count(*) FROM (${queueLocks(endpointIds)}) locked) >= 0`;
 }
 
 /** What letting go of a queue answers: when it is ready again (null: nothing waits), or false when the claim was lost. */

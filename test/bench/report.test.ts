@@ -95,7 +95,7 @@ const results: BenchResults = {
       requests: { answered: 30_000, failed: 4000, hanging: 2000 },
       peakRssMb: 180,
       peakSockets: 1100,
-      workerCpuPerSecond: 1,
+      cpuPerSecond: { workers: 1 },
       machineBusy: 0.8,
     },
     {

@@ -296,6 +296,18 @@ describe('moving a guide (decisions §6)', () => {
     expect(created!.body.data).toStrictEqual(guideData(moved, APP_URL));
     expect(created!.body.data.guide.team_id).toBe(to.team.id);
   });
+
+  it('a move between two teams of one organization reaches its endpoint as guide.deleted, then guide.created: the two events of one write leave in the order they happened', async () => {
+    const { organization, teams } = await organizationWithTeams(t, 'growth', 2);
+    const { receiver } = await endpointWithReceiver({ type: 'organization', id: organization.id }, ['guide.created', 'guide.deleted']);
+    const guide = await createGuide(t, teams[0].id, { title: 'Across' });
+    await deliveries(receiver, 2);
+    await t.admin('POST', `/guides/${guide.id}/move`, { team_id: teams[1].id });
+    const [deleted, created] = (await deliveries(receiver, 4)).slice(2);
+    expect([deleted!.body.type, created!.body.type]).toEqual(['guide.deleted', 'guide.created']);
+    expect(deleted!.body.data.guide.team_id).toBe(teams[0].id);
+    expect(created!.body.data.guide.team_id).toBe(teams[1].id);
+  });
 });
 
 describe('ping origins (decisions §6, §7)', () => {
