@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
-import { announceEverythingChanged, type DomainContext, OUTBOX_CHANNEL, READS_CHANNEL } from './domain/context.js';
+import { announceEverythingChanged, type DomainContext, OUTBOX_CHANNEL, READS_CHANNEL, UPKEEP_NOTICE } from './domain/context.js';
 import { EventFeedSignal } from './domain/event-feed-signal.js';
 import { newestEventSeq } from './domain/event-feed.js';
 import { ReadCache } from './domain/read-cache.js';
@@ -127,7 +127,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       clock: options.clock ?? systemClock,
       settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs },
       cursorSecret: await serviceSecret(store.db, 'cursor_hmac_key'),
-      outbox: { wake: () => (worker?.wake(), maintenance?.wake(), eventFeed?.committed()) },
+      outbox: { wake: () => (worker?.wake(), maintenance?.wake(), eventFeed?.committed()), wakeSenders: () => (worker?.wake(), eventFeed?.committed()) },
     };
     const metrics = openMetrics(config, { store, clock: ctx.clock, readCache, log });
     closers.push(() => metrics?.close());
@@ -160,8 +160,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }
     // Every transaction that records an event notifies the outbox channel: workers send, feed waiters read.
     if (config.role !== 'api' || eventFeed) {
-      channels[OUTBOX_CHANNEL] = () => {
-        if (config.role !== 'api') ctx.outbox.wake();
+      channels[OUTBOX_CHANNEL] = (payload) => {
+        if (config.role !== 'api') {
+          if (payload === UPKEEP_NOTICE) ctx.outbox.wake();
+          else ctx.outbox.wakeSenders();
+        }
         eventFeed?.notified();
       };
     }

@@ -68,7 +68,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
     clock: clock.systemClock,
     settings: { appUrl: settings.appUrl, previewSteps: settings.previewSteps, coalesceMs: settings.webhookCoalesceMs },
     cursorSecret: await serviceSecrets.serviceSecret(store.db, 'cursor_hmac_key'),
-    outbox: { wake: () => undefined },
+    outbox: { wake: () => undefined, wakeSenders: () => undefined },
   };
 
   // key-auth.ts without the rate limit: the key look-up, its policy, the scope, and the last-used touch.
@@ -144,7 +144,7 @@ export async function explainSearch(databaseUrl: string, organizationKey: string
       clock: clock.systemClock,
       settings: { appUrl: 'http://bench', previewSteps: 3, coalesceMs: 0 },
       cursorSecret: Buffer.alloc(32),
-      outbox: { wake: () => undefined },
+      outbox: { wake: () => undefined, wakeSenders: () => undefined },
     };
     const authentication = await apiKeys.authenticateKey(ctx, organizationKey);
     if (authentication.outcome !== 'ok') throw new Error('the organization key does not authenticate');

@@ -16,9 +16,12 @@ export interface DomainSettings {
   coalesceMs: number;
 }
 
-/** Wakes the delivery worker; called after a write commits, so the worker sees what it wrote. */
+/** Wakes the loops that work from the store; called after a write commits, so they see what it wrote. */
 export interface OutboxSignal {
+  /** The delivery worker and the upkeep (coalescing windows, mail) both look again. */
   wake(): void;
+  /** Only the delivery worker looks again: the write left the upkeep nothing to do. */
+  wakeSenders(): void;
 }
 
 export interface DomainContext {
@@ -42,6 +45,9 @@ export const OUTBOX_CHANNEL = 'guide_service_outbox';
 export const READS_CHANNEL = 'guide_service_reads';
 
 const outboxChanges = new WeakSet<object>();
+const upkeepChanges = new WeakSet<object>();
+/** The outbox channel's payload when a commit left work for the upkeep too (a coalescing window, mail). */
+export const UPKEEP_NOTICE = 'upkeep';
 /** transact's transactions, with the writes asked to come last in each (writeLast). */
 const lastWrites = new WeakMap<object, (() => Promise<unknown>)[]>();
 
@@ -59,6 +65,27 @@ export function writeLast(trx: Executor, write: () => Promise<unknown>): boolean
 /** Notes that a transaction scheduled delivery work, so that its commit wakes the workers. */
 export function markOutboxChanged(trx: Executor): void {
   outboxChanges.add(trx);
+}
+
+/**
+ * Notes that a transaction left work for the upkeep (it opened a coalescing window or queued mail), so
+ * that its commit wakes the upkeep loops as well as the workers. Other commits leave the upkeep asleep:
+ * on a busy store that is a look fewer per write in every worker process.
+ */
+export function markUpkeepChanged(trx: Executor): void {
+  outboxChanges.add(trx);
+  upkeepChanges.add(trx);
+}
+
+/** Whether `trx` left the upkeep work (markUpkeepChanged); asked before it commits. */
+export function leftUpkeepWork(trx: Executor): boolean {
+  return upkeepChanges.has(trx);
+}
+
+/** Wakes this process's loops after a commit: the upkeep too only when the commit left it work. */
+export function wakeAfterCommit(ctx: DomainContext, upkeep: boolean): void {
+  if (upkeep) ctx.outbox.wake();
+  else ctx.outbox.wakeSenders();
 }
 
 /**
@@ -98,20 +125,20 @@ async function notify(ctx: DomainContext, executor: Executor, notices: readonly 
  */
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   const writing = startWriting(ctx.db);
-  const { value, changes } = await writing.db.transaction().execute(async (trx) => {
+  const { value, changes, upkeep } = await writing.db.transaction().execute(async (trx) => {
     writing.begin(trx);
     const last: (() => Promise<unknown>)[] = [];
     lastWrites.set(trx, last);
     const done = await work(trx);
     const changed = writing.changes();
-    const workers: [string, string][] = outboxChanges.has(trx) ? [[OUTBOX_CHANNEL, '']] : [];
+    const workers: [string, string][] = outboxChanges.has(trx) ? [[OUTBOX_CHANNEL, leftUpkeepWork(trx) ? UPKEEP_NOTICE : '']] : [];
     await notify(ctx, trx, [...workers, ...(changed === null ? [] : readCacheNotices(ctx, changed))]);
     // Last, as asked: what they write is no answer of the read-only API's, and they mark the outbox as
     // they ask (writeLast).
     for (const write of last) await write();
-    return { value: done, changes: changed };
+    return { value: done, changes: changed, upkeep: leftUpkeepWork(trx) };
   });
   if (changes !== null) ctx.readCache?.invalidate(changes);
-  ctx.outbox.wake();
+  wakeAfterCommit(ctx, upkeep);
   return value;
 }

@@ -84,27 +84,37 @@ export async function addToQueues(trx: Executor, endpointIds: readonly string[],
     ${announcing(trx, sql<boolean>`(SELECT count(*) FROM inserted) >= 0`)}`.execute(trx);
 }
 
+/** Queues to take from each lane; a lane left out (or 0) is not read. */
+export type LaneCounts = Partial<Record<Lane, number>>;
+
 /**
- * Takes up to `limit` queues of the lane that are ready at `now`, those ready longest first, for `token`
- * until `leaseUntil`. A queue whose holder's lease ran out is ready again and is taken over. On
- * PostgreSQL workers that pick the same queues pass each other by.
+ * Takes, in one statement, up to `counts[lane]` queues of each lane that are ready at `now`, those ready
+ * longest first, for `token` until `leaseUntil`. A queue whose holder's lease ran out is ready again and
+ * is taken over. On PostgreSQL workers that pick the same queues pass each other by.
  */
-export async function claimReadyQueues(trx: Executor, lane: Lane, now: Date, leaseUntil: Date, token: string, limit: number): Promise<QueueClaim[]> {
+export async function claimReadyQueues(trx: Executor, counts: LaneCounts, now: Date, leaseUntil: Date, token: string): Promise<(QueueClaim & { lane: Lane })[]> {
   const nowText = timestamp(now);
   const lease = timestamp(leaseUntil);
   const skipLocked = isPostgres(trx) ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  const lanes = (['healthy', 'failing'] as const).filter((lane) => (counts[lane] ?? 0) > 0);
+  if (lanes.length === 0) return [];
+  // Each lane from its own index, in a subquery of its own so that each keeps its order and limit.
+  const readiest = lanes.map(
+    (lane) => sql`SELECT endpoint_id FROM (SELECT endpoint_id FROM webhook_queues
+      WHERE ${IN_LANE[lane]} AND ready_at <= ${nowText} ORDER BY ready_at LIMIT ${counts[lane]} ${skipLocked}) ${sql.raw(lane)}`,
+  );
   const rows = await trx
     .updateTable('webhook_queues')
     .set({ claim_token: token, claimed_until: lease, ready_at: lease })
-    .where(
-      sql<boolean>`endpoint_id IN (SELECT endpoint_id FROM webhook_queues
-        WHERE ${IN_LANE[lane]} AND ready_at <= ${nowText} ORDER BY ready_at LIMIT ${limit} ${skipLocked})`,
-    )
+    .where(sql<boolean>`endpoint_id IN (${sql.join(readiest, sql` UNION ALL `)})`)
     .where('ready_at', '<=', nowText)
     .returning(['endpoint_id', 'revision', 'failures'])
     .execute();
-  return rows.map((row) => ({ endpointId: row.endpoint_id, token, revision: row.revision, failures: row.failures }));
+  return rows.map((row) => ({ endpointId: row.endpoint_id, token, revision: row.revision, failures: row.failures, lane: laneOf(row.failures) }));
 }
+
+/** The lane of a queue with this many failed attempts in a row (IN_LANE in JavaScript). */
+const laneOf = (failures: number): Lane => (failures === 0 ? 'healthy' : 'failing');
 
 /** Extends a held queue's lease; false when the claim was lost. */
 export async function extendLease(db: Executor, claim: QueueClaim, until: Date): Promise<boolean> {
@@ -227,12 +237,10 @@ export async function parkQueue(trx: Executor, endpointId: string): Promise<void
   await trx.updateTable('webhook_queues').set({ ready_at: sql`claimed_until` }).where('endpoint_id', '=', endpointId).execute();
 }
 
-/** When the next queue of the lane becomes ready (possibly already), or null when none waits. */
-export async function nextReady(db: Executor, lane: Lane): Promise<Date | null> {
-  const row = await db
-    .selectFrom('webhook_queues')
-    .select(sql<string | null>`min(ready_at)`.as('next'))
-    .where(IN_LANE[lane])
-    .executeTakeFirst();
-  return row?.next ? new Date(row.next) : null;
+/** When the next queue of each lane becomes ready (possibly already), or null when none waits; one statement. */
+export async function nextReady(db: Executor): Promise<Record<Lane, Date | null>> {
+  const earliest = (lane: Lane) => sql<string | null>`(SELECT min(ready_at) FROM webhook_queues WHERE ${IN_LANE[lane]})`;
+  const { rows } = await sql<{ healthy: string | null; failing: string | null }>`SELECT ${earliest('healthy')} AS healthy, ${earliest('failing')} AS failing`.execute(db);
+  const row = rows[0];
+  return { healthy: row?.healthy ? new Date(row.healthy) : null, failing: row?.failing ? new Date(row.failing) : null };
 }

@@ -1,7 +1,7 @@
 // E-mail is written to an outbox in the transaction that causes it, so it is never lost and the
 // management API can list it; the worker hands it to SMTP when SMTP_URL is set.
 import { timestamp } from '../domain/clock.js';
-import type { Executor } from '../domain/context.js';
+import { type Executor, markUpkeepChanged } from '../domain/context.js';
 import { newId } from '../domain/ids.js';
 
 export interface OutgoingMail {
@@ -17,6 +17,8 @@ const REDACTED = '[redacted]';
 export const SECRET_KEPT_MS = 3_600_000;
 
 export async function queueMail(trx: Executor, mail: OutgoingMail, now: Date): Promise<void> {
+  // The commit wakes the upkeep, in whichever process runs it, to hand the mail to SMTP.
+  markUpkeepChanged(trx);
   const secrets = mail.secrets ?? [];
   await trx
     .insertInto('mail_outbox')

@@ -42,11 +42,16 @@ export interface ClaimedBatch {
   attempts: ClaimedAttempt[];
 }
 
-export interface ClaimLimits {
+/** What a claim takes from one lane. */
+export interface LaneTake {
   /** Endpoints taken at most. */
   endpoints: number;
   /** Attempts read per endpoint. */
   perEndpoint: number;
+}
+
+/** What a claim takes from each lane (a lane left out is not read), and for how long. */
+export interface ClaimLimits extends Partial<Record<Lane, LaneTake>> {
   leaseMs: number;
 }
 
@@ -60,7 +65,7 @@ function queueFront(endpointId: string, nowText: string, count: number, afterSeq
 interface BatchRow extends ClaimedAttempt, ClaimedEndpoint {}
 
 /** The attempts of the given queue fronts, with their events and endpoints, in event order. */
-async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afterSeq: number }[], count: number, now: Date): Promise<BatchRow[]> {
+async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afterSeq: number; count: number }[], now: Date): Promise<BatchRow[]> {
   const nowText = timestamp(now);
   return ctx.db
     .selectFrom('webhook_attempts as a')
@@ -68,7 +73,7 @@ async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afte
     .innerJoin('webhook_endpoints as ep', 'ep.id', 'a.endpoint_id')
     .select(['a.seq', 'a.id', 'a.event_id', 'a.endpoint_id', 'a.attempt_number', 'a.auto_retry', 'ev.type', 'ev.payload', 'ep.url', 'ep.signing_key', 'ep.status'])
     .where(sql<boolean>`a.seq IN (${sql.join(
-      fronts.map((front) => queueFront(front.endpointId, nowText, count, front.afterSeq)),
+      fronts.map((front) => queueFront(front.endpointId, nowText, front.count, front.afterSeq)),
       sql` UNION ALL `,
     )})`)
     .orderBy('a.seq')
@@ -84,18 +89,20 @@ function attemptOf(row: BatchRow): ClaimedAttempt {
   return { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload };
 }
 
-/** Claims up to `limits.endpoints` ready queues of the lane, each with its first due attempts. */
-export async function claimBatches(ctx: DomainContext, lane: Lane, limits: ClaimLimits): Promise<ClaimedBatch[]> {
+/** Claims, in one statement, up to `limits[lane].endpoints` ready queues of each lane, each with its first due attempts. */
+export async function claimBatches(ctx: DomainContext, limits: ClaimLimits): Promise<ClaimedBatch[]> {
   const now = ctx.clock.now();
-  const claims = await claimReadyQueues(ctx.db, lane, now, new Date(now.getTime() + limits.leaseMs), newId(), limits.endpoints);
+  const counts = { healthy: limits.healthy?.endpoints ?? 0, failing: limits.failing?.endpoints ?? 0 };
+  const claims = await claimReadyQueues(ctx.db, counts, now, new Date(now.getTime() + limits.leaseMs), newId());
   if (claims.length === 0) return [];
   const rows = await readFronts(
     ctx,
-    claims.map((claim) => ({ endpointId: claim.endpointId, afterSeq: 0 })),
-    limits.perEndpoint,
+    claims.map((claim) => ({ endpointId: claim.endpointId, afterSeq: 0, count: limits[claim.lane]?.perEndpoint ?? 1 })),
     now,
   );
-  const batches = new Map<string, ClaimedBatch>(claims.map((claim) => [claim.endpointId, { claim, lane, claimedAt: now, endpoint: null, attempts: [] }]));
+  const batches = new Map<string, ClaimedBatch>(
+    claims.map(({ lane, ...claim }) => [claim.endpointId, { claim, lane, claimedAt: now, endpoint: null, attempts: [] }]),
+  );
   for (const row of rows) {
     const batch = batches.get(row.endpoint_id)!;
     batch.endpoint ??= endpointOf(row);
@@ -109,6 +116,6 @@ export async function claimBatches(ctx: DomainContext, lane: Lane, limits: Claim
  * takes effect from here); an empty list when nothing more is due.
  */
 export async function nextAttempts(ctx: DomainContext, claim: QueueClaim, afterSeq: number, count: number): Promise<{ endpoint: ClaimedEndpoint | null; attempts: ClaimedAttempt[] }> {
-  const rows = await readFronts(ctx, [{ endpointId: claim.endpointId, afterSeq }], count, ctx.clock.now());
+  const rows = await readFronts(ctx, [{ endpointId: claim.endpointId, afterSeq, count }], ctx.clock.now());
   return { endpoint: rows[0] ? endpointOf(rows[0]) : null, attempts: rows.map(attemptOf) };
 }

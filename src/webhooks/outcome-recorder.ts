@@ -11,7 +11,7 @@
 // An urgent job cuts a longer wait short. A batch asks for its release as soon as it ends, behind its
 // outcomes; if writing one of them failed, the release is refused too, so the queue stays held until
 // its lease runs out (worker.ts).
-import { type DomainContext, notifyWorkers } from '../domain/context.js';
+import { type DomainContext, leftUpkeepWork, notifyWorkers, wakeAfterCommit } from '../domain/context.js';
 import { lockQueues, type QueueClaim, type Released, releaseQueues } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy, recordOutcomes, type SentAttempt } from './attempt-outcome.js';
@@ -112,6 +112,7 @@ export class OutcomeRecorder {
     // Per endpoint, a group holds one batch's jobs: its 2xx outcomes, at most one other (which ended the
     // batch) and its release. So the outcomes are written first, then the releases.
     const outcomes = group.filter((job): job is Extract<Job, { kind: 'outcome' }> => job.kind === 'outcome');
+    let upkeep = false;
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
         const endpointIds = group.map((job) => (job.kind === 'outcome' ? job.attempt.endpoint_id : job.claim.endpointId));
@@ -124,6 +125,7 @@ export class OutcomeRecorder {
         // A queue let go with work due is for any worker to take, here or in another process.
         const now = this.ctx.clock.now().getTime();
         if ([...released.values()].some((queue) => queue && queue.readyAt !== null && queue.readyAt.getTime() <= now)) await notifyWorkers(this.ctx, trx);
+        upkeep = leftUpkeepWork(trx);
       });
     } catch (error) {
       for (const job of group) {
@@ -134,8 +136,8 @@ export class OutcomeRecorder {
       return;
     }
     // A released queue may be ready again, and a failure may have paused an endpoint and queued its
-    // e-mail: the worker and the upkeep look.
-    if (group.some((job) => job.kind === 'release' || !job.sent.outcome.delivered)) this.ctx.outbox.wake();
+    // e-mail: the worker looks, and the upkeep if mail was queued.
+    if (group.some((job) => job.kind === 'release' || !job.sent.outcome.delivered)) wakeAfterCommit(this.ctx, upkeep);
     for (const job of group) {
       const result = results.get(job);
       if (result instanceof LostClaimError) job.reject(result);

@@ -2,11 +2,10 @@
 // `wake()` (a write committed, a batch ended). A wake-up that arrives during a cycle is not lost: the
 // next sleep returns at once. The worker and the upkeep are both such loops.
 import type { FastifyBaseLogger } from 'fastify';
-import type { OutboxSignal } from '../domain/context.js';
 
 const AFTER_A_FAULT_MS = 1000;
 
-export abstract class WakeableLoop implements OutboxSignal {
+export abstract class WakeableLoop {
   private running = false;
   private woken = false;
   private wakeUp: (() => void) | null = null;

@@ -162,17 +162,25 @@ export class DeliveryWorker extends WakeableLoop {
 
   protected async cycle(): Promise<number> {
     this.demoteSlowBatches();
+    const healthy = this.free('healthy');
+    // Within what may be in flight in all, the healthy lane's places come first.
+    const free = { healthy, failing: Math.min(this.free('failing'), this.roomInAll() - healthy) };
     let more = false;
-    for (const lane of ['healthy', 'failing'] as const) {
-      const free = this.free(lane);
-      if (free === 0) continue;
-      const batches = await this.attempt(`claiming for the ${lane} lane`, () =>
-        claimBatches(this.ctx, lane, { endpoints: free, perEndpoint: lane === 'healthy' ? this.lanes.batch : 1, leaseMs: this.leaseMs }),
-      );
-      for (const batch of batches ?? []) this.dispatch(batch);
-      if (lane === 'failing') this.probePace.took(batches?.length ?? 0);
-      // A full claim may have left more behind.
-      if (batches && batches.length === free) more = true;
+    if (free.healthy + free.failing > 0) {
+      // Both lanes in one statement: a worker woken by every write spends one round trip per look.
+      const batches =
+        (await this.attempt('claiming', () =>
+          claimBatches(this.ctx, {
+            healthy: { endpoints: free.healthy, perEndpoint: this.lanes.batch },
+            failing: { endpoints: free.failing, perEndpoint: 1 },
+            leaseMs: this.leaseMs,
+          }),
+        )) ?? [];
+      for (const batch of batches) this.dispatch(batch);
+      const taken = (lane: Lane) => batches.filter((batch) => batch.lane === lane).length;
+      this.probePace.took(taken('failing'));
+      // A lane that took all it could may have left more behind.
+      more = (['healthy', 'failing'] as const).some((lane) => free[lane] > 0 && taken(lane) === free[lane]);
     }
     if (more) return 0;
     return (await this.attempt('planning the next cycle', () => this.untilNextWork())) ?? 0;
@@ -186,8 +194,11 @@ export class DeliveryWorker extends WakeableLoop {
 
   /** Places left in the lane and in all, whatever the pace. */
   private roomIn(lane: Lane): number {
-    const inFlight = this.held.healthy + this.held.failing + this.held.slow;
-    return Math.max(0, Math.min(this.lanes[lane] - this.held[lane], this.lanes.inFlight - inFlight));
+    return Math.max(0, Math.min(this.lanes[lane] - this.held[lane], this.roomInAll()));
+  }
+
+  private roomInAll(): number {
+    return this.lanes.inFlight - (this.held.healthy + this.held.failing + this.held.slow);
   }
 
   /** Healthy batches whose attempt has waited too long for an answer give their place to others. */
@@ -205,11 +216,12 @@ export class DeliveryWorker extends WakeableLoop {
   private async untilNextWork(): Promise<number> {
     const now = this.ctx.clock.now().getTime();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? IDLE_AT_MOST_MS)];
-    for (const lane of ['healthy', 'failing'] as const) {
-      if (this.roomIn(lane) === 0) continue; // the end of one of its batches wakes the worker
-      const ready = await nextReady(this.ctx.db, lane);
+    const lanes = (['healthy', 'failing'] as const).filter((lane) => this.roomIn(lane) > 0); // the end of a batch wakes the others
+    const ready = lanes.length > 0 ? await nextReady(this.ctx.db) : null;
+    for (const lane of lanes) {
+      const at = ready?.[lane];
       const allowed = lane === 'failing' ? this.probePace.nextAt(now) : now;
-      if (ready) wakeAt.push(Math.max(ready.getTime(), allowed, now + RECHECK_MS));
+      if (at) wakeAt.push(Math.max(at.getTime(), allowed, now + RECHECK_MS));
     }
     for (const running of this.batches) {
       if (running.slot === 'healthy' && running.sendingSince !== null) wakeAt.push(running.sendingSince + this.lanes.slowAfterMs);

@@ -13,7 +13,7 @@ import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
 import { pauseEndpoint } from '../../src/webhooks/pausing.js';
 import { retryAfterMs } from '../../src/webhooks/retry-schedule.js';
 import type { DeliveryOutcome } from '../../src/webhooks/sender.js';
-import { soloTeam, useTestService } from '../support/service.js';
+import { createGuide, soloTeam, useTestService } from '../support/service.js';
 import { usingPostgres } from '../support/test-database.js';
 
 // No worker: the test makes the claims itself.
@@ -21,7 +21,7 @@ const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }
 const policy = { retryDelaysMs: [1000, 1000], pauseAfterMs: 86_400_000 };
 const failed: DeliveryOutcome = { delivered: false, status: 500, body: '', error: 'answered 500', durationMs: 5 };
 const delivered: DeliveryOutcome = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
-const limits: ClaimLimits = { endpoints: 100, perEndpoint: 5, leaseMs: 1000 };
+const limits: ClaimLimits = { healthy: { endpoints: 100, perEndpoint: 5 }, leaseMs: 1000 };
 
 async function endpointWithPing() {
   const { team } = await soloTeam(t);
@@ -31,7 +31,7 @@ async function endpointWithPing() {
 
 /** The endpoint's batch in a healthy-lane claim, if the claim took it. */
 async function claimOf(endpointId: string, given: ClaimLimits = limits): Promise<ClaimedBatch | undefined> {
-  return (await claimBatches(t.service.ctx, 'healthy', given)).find((batch) => batch.claim.endpointId === endpointId);
+  return (await claimBatches(t.service.ctx, given)).find((batch) => batch.claim.endpointId === endpointId);
 }
 
 const recorder = () => new OutcomeRecorder(t.service.ctx, policy, { urgentEveryMs: 0, deliveredEveryMs: 0 });
@@ -59,8 +59,33 @@ describe('claims', () => {
     await endpointWithPing();
     await endpointWithPing();
     t.clock.advance(5000);
-    const batches = await claimBatches(t.service.ctx, 'healthy', { ...limits, endpoints: 1 });
+    const batches = await claimBatches(t.service.ctx, { ...limits, healthy: { endpoints: 1, perEndpoint: 5 } });
     expect(batches).toHaveLength(1);
+  });
+
+  it('one claim takes from both lanes, each up to its own count: a failing endpoint one attempt at a time, a healthy one a batch', async () => {
+    const sick = await endpointWithPing();
+    t.clock.advance(60_000);
+    const first = (await claimOf(sick.endpoint.id))!;
+    const outcomes = recorder();
+    await outcomes.record(first.attempts[0]!, sentUnder(first, failed));
+    await outcomes.release(first.claim);
+    await createGuide(t, sick.team.id); // behind the retry, a second attempt waits
+    const well = await endpointWithPing();
+    await createGuide(t, well.team.id);
+    t.clock.advance(60_000); // past the retry and the breaker's probe
+
+    const both = { healthy: { endpoints: 1, perEndpoint: 5 }, failing: { endpoints: 1, perEndpoint: 1 }, leaseMs: 1000 };
+    const one = await claimBatches(t.service.ctx, both);
+    expect(one.map((batch) => batch.lane).sort()).toEqual(['failing', 'healthy']);
+
+    t.clock.advance(2000); // those leases run out
+    const all = await claimBatches(t.service.ctx, { healthy: { endpoints: 100, perEndpoint: 5 }, failing: { endpoints: 100, perEndpoint: 1 }, leaseMs: 1000 });
+    const sickBatch = all.find((batch) => batch.claim.endpointId === sick.endpoint.id)!;
+    expect([sickBatch.lane, sickBatch.attempts.length]).toEqual(['failing', 1]);
+    const wellBatch = all.find((batch) => batch.claim.endpointId === well.endpoint.id)!;
+    expect([wellBatch.lane, wellBatch.attempts.length]).toEqual(['healthy', 2]);
+    for (const batch of all) expect(batch.lane).toBe((await queueOf(batch.claim.endpointId)).failures > 0 ? 'failing' : 'healthy');
   });
 
   it('the outcome of a lapsed claim is refused; the claim that took over records it and schedules one retry', async () => {
@@ -88,7 +113,7 @@ describe('claims', () => {
     t.clock.advance(60_000);
     const lapsed = (await claimOf(lapsedEndpoint.id))!;
     t.clock.advance(2000);
-    const takenOver = await claimBatches(t.service.ctx, 'healthy', limits);
+    const takenOver = await claimBatches(t.service.ctx, limits);
     const other = takenOver.find((batch) => batch.claim.endpointId === otherEndpoint.id)!;
 
     const outcomes = recorder();

@@ -1,11 +1,16 @@
 // The pause e-mail goes out through SMTP when SMTP_URL is set, and stays in the outbox either way
-// (decisions §1, §6); a committed event wakes the worker instead of waiting for its next poll.
+// (decisions §1, §6); a committed event wakes the worker instead of waiting for its next poll, and a
+// commit that leaves the upkeep work (a coalescing window, mail) wakes the upkeep, in any process.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainContext } from '../../src/domain/context.js';
+import { createGuide as createGuideRow, updateGuide } from '../../src/domain/guides/guide-writes.js';
+import { requestLink } from '../console/sessions.js';
 import { createUser } from '../http/admin/helpers.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { createGuide, soloTeam, startTestService, type TestService } from '../support/service.js';
+import { testDatabase, usingPostgres } from '../support/test-database.js';
 import { eventually, sleep } from '../support/waiting.js';
 
 interface Mail {
@@ -97,6 +102,42 @@ describe('wake-up (issue: delivery speed)', () => {
       expect(created!.headers['x-service-event']).toBe('guide.created');
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('which loops a commit wakes', () => {
+  it('delivery work wakes the senders alone; a commit that opens a coalescing window wakes the upkeep too', async () => {
+    const t = await startTestService({ WEBHOOK_COALESCE_MS: '60000' });
+    try {
+      const woken: string[] = [];
+      const ctx: DomainContext = { ...t.service.ctx, outbox: { wake: () => woken.push('senders and upkeep'), wakeSenders: () => woken.push('senders') } };
+      const { team } = await soloTeam(t);
+      const guide = await createGuideRow(ctx, { team_id: team.id, title: 'First' });
+      await updateGuide(ctx, guide.id, { title: 'Second' }); // opens the guide's window
+      await updateGuide(ctx, guide.id, { title: 'Third' }); // joins the open window
+      expect(woken).toEqual(['senders', 'senders and upkeep', 'senders']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.runIf(usingPostgres)('a sign-in link asked for through an API process goes out through a worker process at once, not at its next look a minute later (PostgreSQL)', async () => {
+    const database = await testDatabase();
+    const shared = { DATABASE_URL: database.env.DATABASE_URL! };
+    const api = await startTestService({ ...shared, ROLE: 'api' });
+    const worker = await startTestService({ ...shared, ROLE: 'worker', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'console@service.test' });
+    try {
+      const user = await createUser(api, {});
+      // The worker has looked once as it started listening; now only a notification can bring it back.
+      await sleep(500);
+      expect((await requestLink(api, user.email)).statusCode).toBe(202);
+      const mail = await eventually('the sign-in mail to reach the SMTP server', () => mails.find((sent) => sent.to.includes(user.email)) ?? null);
+      expect(mail.data).toContain('Subject: Your sign-in link');
+    } finally {
+      await worker.close();
+      await api.close();
+      await database.drop();
     }
   });
 });

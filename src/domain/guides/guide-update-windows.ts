@@ -3,7 +3,7 @@
 // the guide as it is when the window closes. Open windows are rows, so they survive restarts and any
 // worker can close them; closing deletes the row first, so a window is emitted once.
 import { timestamp } from '../clock.js';
-import { type DomainContext, type Executor, markOutboxChanged, transact } from '../context.js';
+import { type DomainContext, type Executor, markUpkeepChanged, transact } from '../context.js';
 import { type ChangeColumn, CHANGE_COLUMNS, guideEventTarget, recordGuideEvent } from './guide-events.js';
 import type { GuideRow } from './guide-record.js';
 
@@ -23,7 +23,7 @@ export async function noteGuideUpdate(ctx: DomainContext, trx: Executor, guide: 
       .execute();
     return;
   }
-  markOutboxChanged(trx);
+  markUpkeepChanged(trx);
   await trx
     .insertInto('guide_update_windows')
     .values({
