@@ -13,7 +13,8 @@ import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 
 /** Healthy endpoints are sent to in batches; failing ones one probe at a time, in a lane of their own. */
-export type Lane = 'healthy' | 'failing';
+export const LANES = ['healthy', 'failing'] as const;
+export type Lane = (typeof LANES)[number];
 
 // Literal, not bound: each lane has a partial index, which a query uses only when it states the
 // index's own condition.
@@ -96,7 +97,7 @@ export async function claimReadyQueues(trx: Executor, counts: LaneCounts, now: D
   const nowText = timestamp(now);
   const lease = timestamp(leaseUntil);
   const skipLocked = isPostgres(trx) ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  const lanes = (['healthy', 'failing'] as const).filter((lane) => (counts[lane] ?? 0) > 0);
+  const lanes = LANES.filter((lane) => (counts[lane] ?? 0) > 0);
   if (lanes.length === 0) return [];
   // Each lane from its own index, in a subquery of its own so that each keeps its order and limit.
   const readiest = lanes.map(

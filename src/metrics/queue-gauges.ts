@@ -9,12 +9,12 @@ import type { Clock } from '../domain/clock.js';
 import { MAX_SEND_ATTEMPTS } from '../mail/mailer.js';
 import { Gauge } from 'prom-client';
 import { METRICS_PREFIX, type ServiceMetrics } from './service-metrics.js';
+import { LANES } from '../domain/delivery-queues.js';
 
 export const REFRESH_MS = 5000;
 /** Due attempts counted at most: a backlog past this is reported as this (the count stays one index range). */
 export const DUE_COUNTED_AT_MOST = 100_000;
 
-const LANES = ['healthy', 'failing'] as const;
 const ENDPOINT_STATES = ['active', 'failing', 'paused'] as const;
 
 export interface QueueGaugeOptions {

@@ -17,7 +17,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import { extendLease, type Lane, nextReady } from '../domain/delivery-queues.js';
+import { extendLease, type Lane, LANES, nextReady } from '../domain/delivery-queues.js';
 import { missPending } from '../domain/delivery-attempts.js';
 import { type ClaimedBatch, claimBatches, nextAttempts } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy } from './attempt-outcome.js';
@@ -180,7 +180,7 @@ export class DeliveryWorker extends WakeableLoop {
       const taken = (lane: Lane) => batches.filter((batch) => batch.lane === lane).length;
       this.probePace.took(taken('failing'));
       // A lane that took all it could may have left more behind.
-      more = (['healthy', 'failing'] as const).some((lane) => free[lane] > 0 && taken(lane) === free[lane]);
+      more = LANES.some((lane) => free[lane] > 0 && taken(lane) === free[lane]);
     }
     if (more) return 0;
     return (await this.attempt('planning the next cycle', () => this.untilNextWork())) ?? 0;
@@ -216,7 +216,7 @@ export class DeliveryWorker extends WakeableLoop {
   private async untilNextWork(): Promise<number> {
     const now = this.ctx.clock.now().getTime();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? IDLE_AT_MOST_MS)];
-    const lanes = (['healthy', 'failing'] as const).filter((lane) => this.roomIn(lane) > 0); // the end of a batch wakes the others
+    const lanes = LANES.filter((lane) => this.roomIn(lane) > 0); // the end of a batch wakes the others
     const ready = lanes.length > 0 ? await nextReady(this.ctx.db) : null;
     for (const lane of lanes) {
       const at = ready?.[lane];
