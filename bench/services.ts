@@ -2,7 +2,7 @@
 // and the management API they are driven through. Shared by the webhook and the mixed benchmarks.
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { serviceMain } from './paths.js';
+import { serviceMain, serviceNodeFlags } from './paths.js';
 import { type Child, freePort, spawnChild, waitReady } from './processes.js';
 
 /**
@@ -51,7 +51,7 @@ export function serviceStarter(children: Child[], store: { databaseUrl: string; 
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   return async (role: Role): Promise<RunningService> => {
     const port = await freePort();
-    const child = spawnChild(`service (${role})`, process.execPath, [...nodeArgs, serviceMain], {
+    const child = spawnChild(`service (${role})`, process.execPath, [...serviceNodeFlags(), ...nodeArgs, serviceMain], {
       ROLE: role,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -2,13 +2,13 @@
 // runs after building) start the service with the demo, print the keys, the admin token and a curl line
 // that works as printed; a bad variable stops the start with a message naming it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Build, buildService } from './support/build.js';
+import { type Build, buildService, projectRoot } from './support/build.js';
 import { freePort, type ServiceProcess, spawnService } from './support/processes.js';
 import { eventually } from './support/waiting.js';
 
@@ -73,4 +73,14 @@ describe('run contract (decisions §1)', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd, timeout: 20_000 });
     expect(stdout.trim()).toBe('closed');
   }, 30_000);
+
+  it('npm start caps the JavaScript heap, and docs/deploy.md starts a process with the same flags', () => {
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const startFlags = pkg.scripts.start.split(/\s+/).slice(1, -1).filter((flag) => flag !== '--enable-source-maps');
+    expect(startFlags).toContainEqual(expect.stringMatching(/^--max-old-space-size=\d+$/));
+    const deploy = readFileSync(join(projectRoot, 'docs/deploy.md'), 'utf8');
+    const documented = /`node ((?:--\S+ )*)dist\/main\.js`/.exec(deploy);
+    expect(documented, 'docs/deploy.md names the command a process runs').not.toBeNull();
+    expect(documented![1]!.trim().split(' ')).toEqual(startFlags);
+  });
 });

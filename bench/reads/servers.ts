@@ -2,7 +2,7 @@
 // caches, the service with READ_CACHE=off, and the two ceilings. They stay up for a whole pass over a
 // store and take turns under load, so that every ratio compares figures taken minutes apart at most.
 import { randomBytes } from 'node:crypto';
-import { benchScript, serviceMain } from '../paths.js';
+import { benchScript, serviceMain, serviceNodeFlags } from '../paths.js';
 import { type Child, freePort, memoryOf, spawnChild, waitReady } from '../processes.js';
 import type { Target } from '../results.js';
 import { UNREACHED_RATE_LIMIT } from '../services.js';
@@ -34,7 +34,8 @@ export function serviceEnv(store: LoadedStore): Record<string, string> {
 
 async function start(target: Target, name: string, script: string, env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawnChild(name, process.execPath, [script], { ...env, PORT: String(port) });
+  const flags = script === serviceMain ? serviceNodeFlags() : [];
+  const child = spawnChild(name, process.execPath, [...flags, script], { ...env, PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(child, `${url}/readyz`);
   return { target, url, child };

@@ -224,7 +224,7 @@ function floodSection(runs: FloodRun[]): string[] {
 const METHOD = `## How it measures
 
 - **Servers.** Per store, four servers run side by side on the same SQLite file and take turns under the
-  same load: the service (\`node dist/main.js\`, \`ROLE=api\`), the service with \`READ_CACHE=off\`, the SQL
+  same load: the service (\`ROLE=api\`, started as docs/deploy.md says), the service with \`READ_CACHE=off\`, the SQL
   ceiling (\`bench/ceiling/sql-server.ts\`: bare \`node:http\` calling the service's own domain functions from
   \`dist/\` — key look-up, policy, scope, guide page or guide detail, members — and writing
   \`JSON.stringify\` of the result, with \`READ_CACHE=off\`), and the bytes ceiling (bare \`node:http\` writing the
