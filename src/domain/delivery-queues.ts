@@ -85,29 +85,40 @@ export async function addToQueues(trx: Executor, endpointIds: readonly string[],
     ${announcing(trx, sql<boolean>`(SELECT count(*) FROM inserted) >= 0`)}`.execute(trx);
 }
 
-/** Queues to take from each lane; a lane left out (or 0) is not read. */
-export type LaneCounts = Partial<Record<Lane, number>>;
+/**
+ * Queues to take from each lane (a lane left out, or 0, is not read), and from all lanes together at most
+ * `total` (no bound when left out), the lanes in LANES' order first.
+ */
+export type LaneCounts = Partial<Record<Lane, number>> & { total?: number };
 
 /**
  * Takes, in one statement, up to `counts[lane]` queues of each lane that are ready at `now`, those ready
- * longest first, for `token` until `leaseUntil`. A queue whose holder's lease ran out is ready again and
- * is taken over. On PostgreSQL workers that pick the same queues pass each other by.
+ * longest first, and up to `counts.total` in all, the healthy lane's first; for `token` until
+ * `leaseUntil`. A queue whose holder's lease ran out is ready again and is taken over. On PostgreSQL
+ * workers that pick the same queues pass each other by.
  */
 export async function claimReadyQueues(trx: Executor, counts: LaneCounts, now: Date, leaseUntil: Date, token: string): Promise<(QueueClaim & { lane: Lane })[]> {
   const nowText = timestamp(now);
   const lease = timestamp(leaseUntil);
   const skipLocked = isPostgres(trx) ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   const lanes = LANES.filter((lane) => (counts[lane] ?? 0) > 0);
-  if (lanes.length === 0) return [];
+  const asked = lanes.reduce((sum, lane) => sum + counts[lane]!, 0);
+  const total = Math.min(asked, counts.total ?? asked);
+  if (total <= 0) return [];
   // Each lane from its own index, in a subquery of its own so that each keeps its order and limit.
   const readiest = lanes.map(
-    (lane) => sql`SELECT endpoint_id FROM (SELECT endpoint_id FROM webhook_queues
+    (lane) => sql`SELECT endpoint_id, ${sql.raw(String(LANES.indexOf(lane)))} AS lane_rank FROM (SELECT endpoint_id FROM webhook_queues
       WHERE ${IN_LANE[lane]} AND ready_at <= ${nowText} ORDER BY ready_at LIMIT ${counts[lane]} ${skipLocked}) ${sql.raw(lane)}`,
   );
+  // Fewer places in all than the lanes ask for: the first lanes' queues take them.
+  const taken =
+    total < asked
+      ? sql`SELECT endpoint_id FROM (${sql.join(readiest, sql` UNION ALL `)}) lanes ORDER BY lane_rank LIMIT ${total}`
+      : sql`SELECT endpoint_id FROM (${sql.join(readiest, sql` UNION ALL `)}) lanes`;
   const rows = await trx
     .updateTable('webhook_queues')
     .set({ claim_token: token, claimed_until: lease, ready_at: lease })
-    .where(sql<boolean>`endpoint_id IN (${sql.join(readiest, sql` UNION ALL `)})`)
+    .where(sql<boolean>`endpoint_id IN (${taken})`)
     .where('ready_at', '<=', nowText)
     .returning(['endpoint_id', 'revision', 'failures'])
     .execute();

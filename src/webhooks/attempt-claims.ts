@@ -50,8 +50,10 @@ export interface LaneTake {
   perEndpoint: number;
 }
 
-/** What a claim takes from each lane (a lane left out is not read), and for how long. */
+/** What a claim takes from each lane (a lane left out is not read), in all at most, and for how long. */
 export interface ClaimLimits extends Partial<Record<Lane, LaneTake>> {
+  /** Endpoints taken from all lanes together at most, the healthy lane's first (no bound when left out). */
+  endpoints?: number;
   leaseMs: number;
 }
 
@@ -92,7 +94,7 @@ function attemptOf(row: BatchRow): ClaimedAttempt {
 /** Claims, in one statement, up to `limits[lane].endpoints` ready queues of each lane, each with its first due attempts. */
 export async function claimBatches(ctx: DomainContext, limits: ClaimLimits): Promise<ClaimedBatch[]> {
   const now = ctx.clock.now();
-  const counts = { healthy: limits.healthy?.endpoints ?? 0, failing: limits.failing?.endpoints ?? 0 };
+  const counts = { healthy: limits.healthy?.endpoints ?? 0, failing: limits.failing?.endpoints ?? 0, total: limits.endpoints };
   const claims = await claimReadyQueues(ctx.db, counts, now, new Date(now.getTime() + limits.leaseMs), newId());
   if (claims.length === 0) return [];
   const rows = await readFronts(

@@ -162,25 +162,27 @@ export class DeliveryWorker extends WakeableLoop {
 
   protected async cycle(): Promise<number> {
     this.demoteSlowBatches();
-    const healthy = this.free('healthy');
-    // Within what may be in flight in all, the healthy lane's places come first.
-    const free = { healthy, failing: Math.min(this.free('failing'), this.roomInAll() - healthy) };
+    const free = { healthy: this.free('healthy'), failing: this.free('failing') };
+    const room = this.roomInAll();
     let more = false;
     if (free.healthy + free.failing > 0) {
-      // Both lanes in one statement: a worker woken by every write spends one round trip per look.
+      // Both lanes in one statement: a worker woken by every write spends one round trip per look. When
+      // there is less room in all than both lanes would take, the healthy lane's ready queues come first,
+      // and the failing lane has what they leave.
       const batches =
         (await this.attempt('claiming', () =>
           claimBatches(this.ctx, {
             healthy: { endpoints: free.healthy, perEndpoint: this.lanes.batch },
             failing: { endpoints: free.failing, perEndpoint: 1 },
+            endpoints: room,
             leaseMs: this.leaseMs,
           }),
         )) ?? [];
       for (const batch of batches) this.dispatch(batch);
       const taken = (lane: Lane) => batches.filter((batch) => batch.lane === lane).length;
       this.probePace.took(taken('failing'));
-      // A lane that took all it could may have left more behind.
-      more = LANES.some((lane) => free[lane] > 0 && taken(lane) === free[lane]);
+      // A lane that took all it could may have left more behind, if there is room for it.
+      more = batches.length < room && LANES.some((lane) => free[lane] > 0 && taken(lane) === free[lane]);
     }
     if (more) return 0;
     return (await this.attempt('planning the next cycle', () => this.untilNextWork())) ?? 0;

@@ -63,7 +63,7 @@ describe('claims', () => {
     expect(batches).toHaveLength(1);
   });
 
-  it('one claim takes from both lanes, each up to its own count: a failing endpoint one attempt at a time, a healthy one a batch', async () => {
+  it('one claim takes from both lanes, each up to its own count (a failing endpoint one attempt at a time, a healthy one a batch), and with room for fewer in all, the healthy lane\'s first', async () => {
     const sick = await endpointWithPing();
     t.clock.advance(60_000);
     const first = (await claimOf(sick.endpoint.id))!;
@@ -80,6 +80,11 @@ describe('claims', () => {
     expect(one.map((batch) => batch.lane).sort()).toEqual(['failing', 'healthy']);
 
     t.clock.advance(2000); // those leases run out
+    // One place in all for the same two: the healthy lane's queue takes it.
+    const oneInAll = await claimBatches(t.service.ctx, { ...both, endpoints: 1 });
+    expect(oneInAll.map((batch) => batch.lane)).toEqual(['healthy']);
+
+    t.clock.advance(2000);
     const all = await claimBatches(t.service.ctx, { healthy: { endpoints: 100, perEndpoint: 5 }, failing: { endpoints: 100, perEndpoint: 1 }, leaseMs: 1000 });
     const sickBatch = all.find((batch) => batch.claim.endpointId === sick.endpoint.id)!;
     expect([sickBatch.lane, sickBatch.attempts.length]).toEqual(['failing', 1]);

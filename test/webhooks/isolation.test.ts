@@ -91,6 +91,33 @@ describe('a healthy endpoint is never kept waiting by others (decisions §9)', (
     // The other failing endpoints still wait for the lane: one probe at a time.
     expect(transport.started.filter((d) => d.path.startsWith('/flaky') && d.event === 'guide.created')).toHaveLength(1);
   });
+
+  it('when little room is left in all, the healthy lane takes its places first: a failing endpoint\'s probe waits for the next free place', async () => {
+    const reply = (path: string): Reply => (path === '/flaky' ? { status: 500 } : path.startsWith('/hold') ? 'hang' : { status: 200 });
+    // One batch in flight in all, though each lane alone would take two; nothing turns slow.
+    const { s, transport } = await scriptedService(reply, { healthy: 2, failing: 2, inFlight: 1, slowAfterMs: 60 * MINUTE });
+    const flaky = await endpointAt(s, '/flaky');
+    await transport.waitForStarts('/flaky', 1);
+    await eventually('the failed ping to be recorded', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
+
+    await endpointAt(s, '/hold/first');
+    await transport.waitForStarts('/hold/first', 1);
+    // With the one place taken, a healthy endpoint's ping and the failing endpoint's probe both wait.
+    await endpointAt(s, '/hold/second');
+    await createGuide(s, flaky.team.id);
+
+    transport.answerHanging(ANSWERED_200);
+    const [second] = await transport.waitForStarts('/hold/second', 1);
+    expect(second!.inFlight).toMatchObject({ healthy: 1, failing: 0 });
+    // The probe was not claimed beside it: the look after the place came free took the healthy lane only.
+    expect(s.service.worker!.inFlight).toMatchObject({ healthy: 1, failing: 0, slow: 0 });
+    expect(transport.startedOn('/flaky')).toHaveLength(1);
+
+    transport.answerHanging(ANSWERED_200);
+    const [, probe] = await transport.waitForStarts('/flaky', 2);
+    expect(probe!.event).toBe('guide.created');
+    expect(probe!.inFlight).toMatchObject({ healthy: 0, failing: 1 });
+  });
 });
 
 describe('a failing endpoint costs only its own time (decisions §9)', () => {
