@@ -6,13 +6,6 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const serviceMain = join(repoRoot, 'dist', 'main.js');
-/**
- * Node's flags for the service, as `npm start` gives them (package.json owns them: the heap cap of
- * docs/deploy.md), but for source maps, which only change how stack traces print.
- */
-export function serviceNodeFlags(): string[] {
-  return startScriptFlags().filter((flag) => flag !== '--enable-source-maps');
-}
 export const bulkLoader = join(repoRoot, 'dist', 'cli', 'bulk-load.js');
 export const benchBuild = join(repoRoot, 'dist-bench', 'bench');
 export const resultsDir = join(repoRoot, 'bench', 'results');
@@ -30,10 +23,18 @@ export function benchScript(relative: string): string {
   return join(benchBuild, relative);
 }
 
-/** The flags between `node` and the script in package.json's `start`. */
-function startScriptFlags(): string[] {
+/** Node's flags for the service, as `npm start` gives them (package.json owns them; see nodeFlagsOf). */
+export function serviceNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') throw new Error(`package.json's start script is not "node [flags] dist/main.js": ${pkg.scripts.start}`);
-  return words.slice(1, -1);
+  return nodeFlagsOf(pkg.scripts.start);
+}
+
+/**
+ * The flags between `node` and the script of a `start` script (the heap cap of docs/deploy.md), but for
+ * source maps, which only change how stack traces print.
+ */
+export function nodeFlagsOf(startScript: string): string[] {
+  const words = startScript.split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') throw new Error(`package.json's start script is not "node [flags] dist/main.js": ${startScript}`);
+  return words.slice(1, -1).filter((flag) => flag !== '--enable-source-maps');
 }

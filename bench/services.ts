@@ -48,10 +48,10 @@ export interface RunningService {
 export function serviceStarter(children: Child[], store: { databaseUrl: string; dataDir: string; redisUrl?: string }, env: Record<string, string> = {}) {
   const token = `adm_bench_${randomBytes(12).toString('hex')}`;
   // BENCH_SERVICE_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the service under load.
-  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const nodeArgs = [...serviceNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   return async (role: Role): Promise<RunningService> => {
     const port = await freePort();
-    const child = spawnChild(`service (${role})`, process.execPath, [...serviceNodeFlags(), ...nodeArgs, serviceMain], {
+    const child = spawnChild(`service (${role})`, process.execPath, [...nodeArgs, serviceMain], {
       ROLE: role,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeFlagsOf } from '../bench/paths.js';
 import { type Build, buildService, projectRoot } from './support/build.js';
 import { freePort, type ServiceProcess, spawnService } from './support/processes.js';
 import { eventually } from './support/waiting.js';
@@ -76,7 +77,7 @@ describe('run contract (decisions §1)', () => {
 
   it('npm start caps the JavaScript heap, and docs/deploy.md starts a process with the same flags', () => {
     const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    const startFlags = pkg.scripts.start.split(/\s+/).slice(1, -1).filter((flag) => flag !== '--enable-source-maps');
+    const startFlags = nodeFlagsOf(pkg.scripts.start);
     expect(startFlags).toContainEqual(expect.stringMatching(/^--max-old-space-size=\d+$/));
     const deploy = readFileSync(join(projectRoot, 'docs/deploy.md'), 'utf8');
     const documented = /`node ((?:--\S+ )*)dist\/main\.js`/.exec(deploy);

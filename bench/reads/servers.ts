@@ -32,10 +32,10 @@ export function serviceEnv(store: LoadedStore): Record<string, string> {
   };
 }
 
-async function start(target: Target, name: string, script: string, env: Record<string, string>): Promise<Server> {
+/** Starts `node …args` (Node's flags, then the script). */
+async function start(target: Target, name: string, args: string[], env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const flags = script === serviceMain ? serviceNodeFlags() : [];
-  const child = spawnChild(name, process.execPath, [...flags, script], { ...env, PORT: String(port) });
+  const child = spawnChild(name, process.execPath, args, { ...env, PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(child, `${url}/readyz`);
   return { target, url, child };
@@ -44,14 +44,15 @@ async function start(target: Target, name: string, script: string, env: Record<s
 /** Starts them one after the other: the services migrate the store at start, and must not race. */
 export async function startServers(store: LoadedStore): Promise<Servers> {
   const base = serviceEnv(store);
-  const service = await start('service', 'service', serviceMain, { ...base, READ_CACHE: 'on' });
-  const serviceNoCache = await start('serviceNoCache', 'service (READ_CACHE=off)', serviceMain, { ...base, READ_CACHE: 'off' });
-  const ceilingSql = await start('ceilingSql', 'SQL ceiling', benchScript('ceiling/sql-server.js'), {
+  const serviceArgs = [...serviceNodeFlags(), serviceMain];
+  const service = await start('service', 'service', serviceArgs, { ...base, READ_CACHE: 'on' });
+  const serviceNoCache = await start('serviceNoCache', 'service (READ_CACHE=off)', serviceArgs, { ...base, READ_CACHE: 'off' });
+  const ceilingSql = await start('ceilingSql', 'SQL ceiling', [benchScript('ceiling/sql-server.js')], {
     DATABASE_URL: store.databaseUrl,
     DATA_DIR: store.dir,
     READ_CACHE: 'off',
   });
-  const ceilingBytes = await start('ceilingBytes', 'bytes ceiling', benchScript('ceiling/bytes-server.js'), {});
+  const ceilingBytes = await start('ceilingBytes', 'bytes ceiling', [benchScript('ceiling/bytes-server.js')], {});
   return { service, serviceNoCache, ceilingSql, ceilingBytes };
 }
 

@@ -224,11 +224,11 @@ function floodSection(runs: FloodRun[]): string[] {
 const METHOD = `## How it measures
 
 - **Servers.** Per store, four servers run side by side on the same SQLite file and take turns under the
-  same load: the service (\`ROLE=api\`, started as docs/deploy.md says), the service with \`READ_CACHE=off\`, the SQL
-  ceiling (\`bench/ceiling/sql-server.ts\`: bare \`node:http\` calling the service's own domain functions from
-  \`dist/\` — key look-up, policy, scope, guide page or guide detail, members — and writing
-  \`JSON.stringify\` of the result, with \`READ_CACHE=off\`), and the bytes ceiling (bare \`node:http\` writing the
-  bytes the service answered for that request). Before measuring, each scenario is fetched once from each
+  same load: the service (\`ROLE=api\`, started as docs/deploy.md says), the service with
+  \`READ_CACHE=off\`, the SQL ceiling (\`bench/ceiling/sql-server.ts\`: bare \`node:http\` calling the
+  service's own domain functions from \`dist/\` — key look-up, policy, scope, guide page or guide detail,
+  members — and writing \`JSON.stringify\` of the result, with \`READ_CACHE=off\`), and the bytes ceiling
+  (bare \`node:http\` writing the bytes the service answered for that request). Before measuring, each scenario is fetched once from each
   server; a SQL-ceiling body that differs from the service's is listed under Problems.
 - **Load.** wrk on loopback, 64 connections, 2 threads; a warm-up run, then the measured run. Percentiles
   come from wrk's own histogram through a Lua \`done\` hook (\`bench/wrk-report.lua\`). Any status of 400 or

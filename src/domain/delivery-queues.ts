@@ -111,10 +111,8 @@ export async function claimReadyQueues(trx: Executor, counts: LaneCounts, now: D
       WHERE ${IN_LANE[lane]} AND ready_at <= ${nowText} ORDER BY ready_at LIMIT ${counts[lane]} ${skipLocked}) ${sql.raw(lane)}`,
   );
   // Fewer places in all than the lanes ask for: the first lanes' queues take them.
-  const taken =
-    total < asked
-      ? sql`SELECT endpoint_id FROM (${sql.join(readiest, sql` UNION ALL `)}) lanes ORDER BY lane_rank LIMIT ${total}`
-      : sql`SELECT endpoint_id FROM (${sql.join(readiest, sql` UNION ALL `)}) lanes`;
+  const firstLanesFirst = total < asked ? sql`ORDER BY lane_rank LIMIT ${total}` : sql``;
+  const taken = sql`SELECT endpoint_id FROM (${sql.join(readiest, sql` UNION ALL `)}) lanes ${firstLanesFirst}`;
   const rows = await trx
     .updateTable('webhook_queues')
     .set({ claim_token: token, claimed_until: lease, ready_at: lease })
