@@ -1,33 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
+import { scratchStores } from '../support/scratch-store.js';
 
-let dir: string | null = null;
-let store: Store | null = null;
-
-afterEach(async () => {
-  await store?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  store = null;
-  dir = null;
-});
+const scratch = scratchStores();
 
 describe('the settings of the embedded store (src/db/database.ts, docs/decisions.md "Storage")', () => {
   it('keeps temporary data in memory, so a multi-row write in a transaction opens no statement-journal file', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'guide-service-settings-'));
-    store = openStore(`file:${join(dir, 'service.db')}`);
+    const store = scratch.open();
     const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
     // 2 is MEMORY; the default, 0, puts statement journals past 64 KiB in files.
     expect(rows).toEqual([{ temp_store: 2 }]);
   });
 
   it('writes through a log with a large page cache, as docs/decisions.md says', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'guide-service-settings-'));
-    store = openStore(`file:${join(dir, 'service.db')}`);
-    const read = async (name: string) => Object.values((await sql.raw<Record<string, unknown>>(`PRAGMA ${name}`).execute(store!.db)).rows[0]!)[0];
+    const store = scratch.open();
+    const read = async (name: string) => Object.values((await sql.raw<Record<string, unknown>>(`PRAGMA ${name}`).execute(store.db)).rows[0]!)[0];
     expect(await read('journal_mode')).toBe('wal');
     expect(await read('synchronous')).toBe(1); // NORMAL
     expect(await read('cache_size')).toBe(-65536); // 64 MiB
