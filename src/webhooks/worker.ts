@@ -172,8 +172,8 @@ export class DeliveryWorker extends WakeableLoop {
     if (canTake && ready === null) return 0; // the look failed, and `attempt` has paused
     const now = this.ctx.clock.now().getTime();
     if (ready && LANES.some((lane) => free[lane] > 0 && ready[lane] !== null && ready[lane].getTime() <= now)) {
-      // Both lanes in one statement. When there is less room in all than both lanes would take, the healthy lane's ready queues come first,
-      // and the failing lane has what they leave.
+      // Both lanes in one statement. When there is less room in all than both lanes would take, the
+      // healthy lane's ready queues come first, and the failing lane has what they leave.
       const batches =
         (await this.attempt('claiming', () =>
           claimBatches(this.ctx, {
