@@ -9,6 +9,7 @@ import { feedPage } from './events-feed-support.js';
 import { ScriptedTransport } from '../../support/scripted-transport.js';
 import { createGuide, soloTeam, startTestService, type TestService } from '../../support/service.js';
 import { eventually } from '../../support/waiting.js';
+import { allAttempts } from '../../support/webhooks.js';
 
 const DAY_MS = 86_400_000;
 const transport = new ScriptedTransport();
@@ -50,6 +51,8 @@ describe('retention', () => {
   it('keeps the events a paused endpoint still has to redeliver in the outbox, out of the feed, and redelivers them on resume', async () => {
     const { team, key } = await soloTeam(t);
     const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/paused', events: ['guide.created'] });
+    // Its ping delivered first: a ping that the pause caught would be an event to redeliver as well.
+    await eventually('the ping delivered', async () => (await allAttempts(t, endpoint.id)).some((attempt) => attempt.status === 'delivered'));
     await t.admin('POST', `/webhook-endpoints/${endpoint.id}/pause`);
     const missed = await createGuide(t, team.id);
     const cursor = (await feed(key)).next_cursor!;
