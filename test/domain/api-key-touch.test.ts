@@ -2,30 +2,23 @@
 // minute passed at once write it once: they share the cached record, which is marked before the write
 // (src/domain/api-keys.ts, touchApiKey). Before, each of them wrote the same row, and on PostgreSQL they
 // queued on its lock, each holding a pooled connection.
-import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, TableNode, type UnknownRow, UpdateQueryNode } from 'kysely';
+import { TableNode, UpdateQueryNode } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { authenticateKey, touchApiKey } from '../../src/domain/api-keys.js';
+import { QueryCounter } from '../support/query-counter.js';
 import { createKey, soloTeam, useTestService } from '../support/service.js';
 
 const t = useTestService();
 
-/** Counts the updates of api_keys that a store is asked for. */
-class KeyWrites implements KyselyPlugin {
-  count = 0;
-  transformQuery({ node }: PluginTransformQueryArgs) {
-    if (UpdateQueryNode.is(node) && node.table && TableNode.is(node.table) && node.table.table.identifier.name === 'api_keys') this.count++;
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-}
+/** The updates of api_keys. */
+const keyWrites = () =>
+  new QueryCounter((node) => UpdateQueryNode.is(node) && node.table !== undefined && TableNode.is(node.table) && node.table.table.identifier.name === 'api_keys');
 
 describe("a key's last use (touchApiKey)", () => {
   it('requests that find its minute passed at once write it once; the next minute writes it again', async () => {
     const { team } = await soloTeam(t);
     const { secret, id } = await createKey(t, { type: 'team', id: team.id });
-    const writes = new KeyWrites();
+    const writes = keyWrites();
     const ctx = { ...t.service.ctx, db: t.service.ctx.db.withPlugin(writes) };
     const found = await authenticateKey(ctx, secret);
     if (found.outcome !== 'ok') throw new Error(`the key was ${found.outcome}`);

@@ -1,30 +1,21 @@
 // A woken worker looks before it claims (docs/decisions.md "The delivery scheduler", Wake-ups): a claim
 // is a write even when it takes nothing, and most wake-ups under a steady stream find nothing ready. The
 // worker here runs beside a ROLE=api service, on a store whose statements the test counts.
-import { ColumnNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, RawNode, type UnknownRow, UpdateQueryNode } from 'kysely';
+import { ColumnNode, RawNode, UpdateQueryNode } from 'kysely';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
+import { QueryCounter } from '../support/query-counter.js';
 import { ScriptedTransport } from '../support/scripted-transport.js';
 import { soloTeam, useTestService } from '../support/service.js';
 import { eventually } from '../support/waiting.js';
 
 const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0' });
 
-/** Counts what a store is asked: claims (the updates that write a queue's claim token) and looks (the next-ready read). */
-class ClaimCounter implements KyselyPlugin {
-  claims = 0;
-  looks = 0;
-  transformQuery({ node }: PluginTransformQueryArgs) {
-    if (UpdateQueryNode.is(node) && node.updates?.some((update) => ColumnNode.is(update.column) && update.column.column.name === 'claim_token')) this.claims++;
-    // nextReady: `SELECT (…) AS healthy, (…) AS failing`
-    if (RawNode.is(node) && node.sqlFragments.join('|').includes(' AS healthy, |')) this.looks++;
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-}
+/** Claims: the updates that write a queue's claim token. */
+const claims = () => new QueryCounter((node) => UpdateQueryNode.is(node) && (node.updates ?? []).some((update) => ColumnNode.is(update.column) && update.column.column.name === 'claim_token'));
+/** Looks: the next-ready read, `SELECT (…) AS healthy, (…) AS failing`. */
+const looks = () => new QueryCounter((node) => RawNode.is(node) && node.sqlFragments.join('|').includes(' AS healthy, |'));
 
 let worker: DeliveryWorker | null = null;
 afterEach(async () => {
@@ -34,9 +25,10 @@ afterEach(async () => {
 
 describe('a woken worker looks before it claims', () => {
   it('wake-ups that find no queue ready run no claim; one that finds work claims it', async () => {
-    const counter = new ClaimCounter();
+    const claimed = claims();
+    const looked = looks();
     const transport = new ScriptedTransport();
-    const ctx = { ...t.service.ctx, db: t.service.ctx.db.withPlugin(counter) };
+    const ctx = { ...t.service.ctx, db: t.service.ctx.db.withPlugin(claimed).withPlugin(looked) };
     worker = new DeliveryWorker(ctx, {
       transport,
       commitPace: { urgentEveryMs: 0, deliveredEveryMs: 0 },
@@ -51,19 +43,19 @@ describe('a woken worker looks before it claims', () => {
     worker.wake();
     await transport.waitForStarts('/hook', 1); // the ping, taken by a claim
     await eventually('the ping recorded and its queue let go', () => Object.values(worker!.inFlight).every((n) => n === 0));
-    const claimsSoFar = counter.claims;
+    const claimsSoFar = claimed.count;
     expect(claimsSoFar).toBeGreaterThan(0);
 
     for (let i = 0; i < 5; i++) {
-      const looks = counter.looks;
+      const looksBefore = looked.count;
       worker.wake();
-      await eventually('the worker to look again', () => counter.looks > looks);
+      await eventually('the worker to look again', () => looked.count > looksBefore);
     }
-    expect(counter.claims).toBe(claimsSoFar);
+    expect(claimed.count).toBe(claimsSoFar);
 
     await t.admin('POST', `/guides`, { team_id: team.id, title: 'Work at last' });
     worker.wake();
     await transport.waitForStarts('/hook', 2);
-    expect(counter.claims).toBeGreaterThan(claimsSoFar);
+    expect(claimed.count).toBeGreaterThan(claimsSoFar);
   });
 });
