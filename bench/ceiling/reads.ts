@@ -91,7 +91,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
       const binding = { holder: key.id, filters: [parameters.teamId, parameters.q] };
       const after = parameters.cursor === undefined ? null : keysetCursor.decodeCursor(ctx.cursorSecret, binding, parameters.cursor);
       if (parameters.cursor !== undefined && after === null) return refused(400, 'invalid_request');
-      const teamIds = await teams.reachedTeamIds(ctx.db, key.home, parameters.teamId);
+      const teamIds = await teams.reachedTeamIds(ctx, key.home, parameters.teamId);
       if (teamIds === null) return refused(404, 'not_found');
       const organizationId = key.home.type === 'organization' && parameters.teamId === undefined ? key.home.id : null;
       const page = await guideReads.guidePage(ctx, { teamIds, organizationId, q: parameters.q, limit: parameters.limit, after });
@@ -104,7 +104,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
     async getGuide(authorization, guideId) {
       const key = await admit(authorization, 'guides:read');
       if (isAnswer(key)) return key;
-      const teamIds = (await teams.reachedTeamIds(ctx.db, key.home)) ?? [];
+      const teamIds = (await teams.reachedTeamIds(ctx, key.home)) ?? [];
       const found = await guideReads.findVisibleGuide(ctx.db, teamIds, guideId);
       if (!found) return refused(404, 'not_found');
       const body = guideBody.guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps);
@@ -114,7 +114,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
     async listMembers(authorization, teamId) {
       const key = await admit(authorization, 'members:read');
       if (isAnswer(key)) return key;
-      if (!(await teams.reachedTeamIds(ctx.db, key.home, teamId))) return refused(404, 'not_found');
+      if (!(await teams.reachedTeamIds(ctx, key.home, teamId))) return refused(404, 'not_found');
       return { status: 200, body: { data: await members.listMembers(ctx.db, teamId) } };
     },
 
@@ -149,7 +149,7 @@ export async function explainSearch(databaseUrl: string, organizationKey: string
     const authentication = await apiKeys.authenticateKey(ctx, organizationKey);
     if (authentication.outcome !== 'ok') throw new Error('the organization key does not authenticate');
     const { home } = authentication.key;
-    const teamIds = (await teams.reachedTeamIds(db, home)) ?? [];
+    const teamIds = (await teams.reachedTeamIds(ctx, home)) ?? [];
     statements.length = 0;
     await guideReads.guidePage(ctx, { teamIds, organizationId: home.type === 'organization' ? home.id : null, q, limit: 50, after: null });
     return statements.map(({ sql, parameters }) =>

@@ -4,13 +4,19 @@
 // an answer is dropped when one of its tags changes. An answer whose computation overlapped a change to
 // one of its tags is not kept, so a read that raced a write never leaves the old answer behind.
 //
+// An answer may be made of parts that change apart from it (a page's positions, which an edit leaves
+// alone; a guide's row, shown on every page that holds it): `rememberPart` and `rememberEach` keep those
+// too, and the answer being computed depends on the tags of every part it took, kept or computed. An
+// edit still drops each answer that shows the guide, but computing one again reads only the edited
+// guide's row; the rest are parts already kept.
+//
 // Changes reach the cache from this process's writes as they commit, from other processes through the
 // store: SQLite's `PRAGMA data_version` (which cannot say what changed: everything goes), or PostgreSQL's
 // LISTEN/NOTIFY (src/service.ts). While notifications could be missed the cache is suspended: nothing is
 // served from it or kept in it.
 import { randomUUID } from 'node:crypto';
 import type { DomainContext } from './context.js';
-import { type Changes, changedTag, type Dependencies, kindOf, startReading, type TagKind } from './read-dependencies.js';
+import { type Changes, changedTag, type Dependencies, dependsOn, inherit, kindOf, startReading, type TagKind } from './read-dependencies.js';
 
 /**
  * Why everything was dropped: a write that did not say what it changed (here or in another process),
@@ -39,6 +45,18 @@ interface Entry extends Dependencies {
   weight: number;
 }
 
+/** A computation's answer, with what it depended on. */
+interface Computed {
+  value: unknown;
+  dependencies: Dependencies & { uncovered: string[] };
+}
+
+/** A part computed by `rememberEach`, with the tags it depends on. */
+export interface Part<T> {
+  value: T;
+  tags: string[];
+}
+
 export class ReadCache {
   /** Counts changes: a computation remembers the count it started at. */
   private sequence = 0;
@@ -50,14 +68,17 @@ export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   private readonly keysByTag = new Map<string, Set<string>>();
   /** Computations under way, oldest first, so that requests that miss together compute once. */
-  private readonly computing = new Map<string, { since: number; value: Promise<unknown> }>();
+  private readonly computing = new Map<string, { since: number; result: Promise<Computed> }>();
   private weight = 0;
   private externalSeen: number | undefined;
   private suspended: boolean;
   /** Names this cache in the notifications its process sends, so that it can ignore its own. */
   readonly origin = randomUUID();
-  /** Answers served from the cache, computed, and dropped by changes (not by eviction) per cause. */
-  readonly stats = { hits: 0, misses: 0, dropped: {} as Partial<Record<InvalidationCause, number>> };
+  /**
+   * Answers served from the cache and computed; parts (`rememberEach`) taken from it and read; entries
+   * of either kind dropped by changes (not by eviction), per cause.
+   */
+  readonly stats = { hits: 0, misses: 0, partHits: 0, partMisses: 0, dropped: {} as Partial<Record<InvalidationCause, number>> };
 
   constructor(private readonly options: ReadCacheOptions) {
     this.suspended = options.suspended ?? false;
@@ -115,42 +136,91 @@ export class ReadCache {
 
   /**
    * The kept answer for `key`, or `compute`'s, kept unless one of the tags it depends on changed while it
-   * ran. `compute` reads through the context it is given, which collects those tags.
+   * ran. `compute` reads through the context it is given, which collects those tags. Called while another
+   * answer is computed on `ctx`, that answer depends on everything this one does, whether it was kept or
+   * computed. A `part` (of answers, see `rememberPart`) is counted apart from the API's answers.
    */
-  async remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
+  async remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>, part = false): Promise<T> {
+    this.noteExternalChanges();
+    if (this.suspended) return compute(ctx);
+    const entry = this.hit(key);
+    if (entry) {
+      this.stats[part ? 'partHits' : 'hits'] += 1;
+      inherit(ctx.db, entry);
+      return entry.value as T;
+    }
+    const under = this.computing.get(key);
+    if (under && under.since === this.sequence) {
+      const joined = await under.result;
+      inherit(ctx.db, joined.dependencies);
+      return joined.value as T;
+    }
+
+    this.stats[part ? 'partMisses' : 'misses'] += 1;
+    const since = this.sequence;
+    const reading = startReading(ctx);
+    const result = compute(reading.ctx).then((value) => ({ value, dependencies: reading.finish() }));
+    this.computing.delete(key);
+    this.computing.set(key, { since, result });
+    let computed: Computed;
+    try {
+      computed = await result;
+    } finally {
+      if (this.computing.get(key)?.result === result) this.computing.delete(key);
+    }
+    const { uncovered, ...dependencies } = computed.dependencies;
+    inherit(ctx.db, dependencies);
+    if (uncovered.length > 0) this.options.onUncovered?.(key, uncovered);
+    else if (this.unchangedSince(since, dependencies.tags)) this.keep(key, computed.value, dependencies);
+    return computed.value as T;
+  }
+
+  /**
+   * The parts kept under `keys`, and those not kept computed together by `compute`, which answers each
+   * with the tags it depends on (a part it leaves out is absent from the answer). Meant for the parts of
+   * an answer being computed on `ctx`: that answer depends on the tags of every part it took, kept or not.
+   */
+  async rememberEach<T>(ctx: DomainContext, keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, Part<T>>>): Promise<Map<string, T>> {
+    this.noteExternalChanges();
+    const found = new Map<string, T>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const entry = this.suspended ? undefined : this.hit(key);
+      if (!entry) {
+        missing.push(key);
+        continue;
+      }
+      this.stats.partHits += 1;
+      dependsOn(ctx.db, ...entry.tags);
+      found.set(key, entry.value as T);
+    }
+    if (missing.length === 0) return found;
+    this.stats.partMisses += missing.length;
+    const since = this.sequence;
+    for (const [key, part] of await compute(missing)) {
+      dependsOn(ctx.db, ...part.tags);
+      found.set(key, part.value);
+      if (this.unchangedSince(since, part.tags)) this.keep(key, part.value, { tags: part.tags });
+    }
+    return found;
+  }
+
+  /** A commit of another process to the embedded store drops everything: it cannot say what it changed. */
+  private noteExternalChanges(): void {
     const external = this.options.externalVersion?.();
     if (external !== undefined && external !== this.externalSeen) {
       this.externalSeen = external;
       this.invalidate('all', 'other_process');
     }
-    if (this.suspended) return compute(ctx);
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Map order is recency order: move the entry to the end.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.stats.hits += 1;
-      return entry.value as T;
-    }
-    const under = this.computing.get(key);
-    if (under && under.since === this.sequence) return under.value as Promise<T>;
+  }
 
-    this.stats.misses += 1;
-    const since = this.sequence;
-    const reading = startReading(ctx);
-    const computation = compute(reading.ctx);
-    this.computing.delete(key);
-    this.computing.set(key, { since, value: computation });
-    let value: T;
-    try {
-      value = await computation;
-    } finally {
-      if (this.computing.get(key)?.value === computation) this.computing.delete(key);
-    }
-    const { uncovered, ...dependencies } = reading.finish();
-    if (uncovered.length > 0) this.options.onUncovered?.(key, uncovered);
-    else if (this.unchangedSince(since, dependencies.tags)) this.keep(key, value, dependencies);
-    return value;
+  /** The entry kept under `key`, now the most recently used (map order is recency order). */
+  private hit(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
   }
 
   private countDropped(cause: InvalidationCause, count: number): void {
@@ -207,4 +277,23 @@ export class ReadCache {
 /** Through the context's cache when it has one; computed every time otherwise. */
 export function remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
   return ctx.readCache ? ctx.readCache.remember(ctx, key, compute) : compute(ctx);
+}
+
+/**
+ * A part of answers (a page's positions, a team's lock cutoffs) through the context's cache when it has
+ * one: kept and dropped like an answer, and the answer being computed on `ctx`, if any, depends on
+ * everything the part does. Computed every time otherwise.
+ */
+export function rememberPart<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
+  return ctx.readCache ? ctx.readCache.remember(ctx, key, compute, true) : compute(ctx);
+}
+
+/** Parts through the context's cache when it has one (see `ReadCache.rememberEach`); all computed otherwise. */
+export async function rememberEach<T>(
+  ctx: DomainContext,
+  keys: readonly string[],
+  compute: (missing: string[]) => Promise<Map<string, Part<T>>>,
+): Promise<Map<string, T>> {
+  if (ctx.readCache) return ctx.readCache.rememberEach(ctx, keys, compute);
+  return new Map([...(await compute([...keys]))].map(([key, part]) => [key, part.value]));
 }

@@ -85,6 +85,14 @@ export function searchesTitles(db: Executor, teamIds: readonly string[], term: s
   if (scope) scope.searchTerm = term;
 }
 
+/** Notes that the answer being computed on `db` depends on all that a part it took depends on. */
+export function inherit(db: Executor, dependencies: Dependencies): void {
+  const scope = readScopes.get(db);
+  if (!scope) return;
+  for (const name of dependencies.tags) scope.tags.add(name);
+  if (dependencies.searchTerm !== undefined) scope.searchTerm = dependencies.searchTerm;
+}
+
 /** What a computed answer depends on. */
 export interface Dependencies {
   tags: string[];

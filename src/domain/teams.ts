@@ -6,6 +6,7 @@ import { type DomainContext, type Executor, transact } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
 import { newId } from './ids.js';
 import { requireOrganization } from './organizations.js';
+import { rememberPart } from './read-cache.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { foldCase } from './text-fold.js';
 
@@ -132,13 +133,19 @@ export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> 
 
 /**
  * The ids of the teams a key's home reaches, or with `teamId` just that team's id: null when the home
- * does not reach it.
+ * does not reach it. An organization's are a part the read cache keeps: they change far less often
+ * than the answers that need them.
  */
-export async function reachedTeamIds(db: Executor, home: Home, teamId?: string): Promise<string[] | null> {
-  dependsOn(db, homeTag(home));
-  if (home.type === 'team') return teamId === undefined || teamId === home.id ? [home.id] : null;
-  let query = db.selectFrom('teams').select('id').where('organization_id', '=', home.id);
-  if (teamId !== undefined) query = query.where('id', '=', teamId);
-  const ids = (await query.execute()).map((row) => row.id);
-  return teamId !== undefined && ids.length === 0 ? null : ids;
+export async function reachedTeamIds(ctx: DomainContext, home: Home, teamId?: string): Promise<string[] | null> {
+  if (home.type === 'team') {
+    dependsOn(ctx.db, homeTag(home));
+    return teamId === undefined || teamId === home.id ? [home.id] : null;
+  }
+  return rememberPart(ctx, JSON.stringify(['reach', home.id, teamId ?? null]), async ({ db }) => {
+    dependsOn(db, homeTag(home));
+    let query = db.selectFrom('teams').select('id').where('organization_id', '=', home.id);
+    if (teamId !== undefined) query = query.where('id', '=', teamId);
+    const ids = (await query.execute()).map((row) => row.id);
+    return teamId !== undefined && ids.length === 0 ? null : ids;
+  });
 }

@@ -127,7 +127,7 @@ export class ServiceMetrics {
 
   /** The read cache's own counts, read when scraped (the cache counts them anyway). */
   watchReadCache(cache: ReadCache): void {
-    const counted = (name: string, help: string, field: 'hits' | 'misses') => {
+    const counted = (name: string, help: string, field: 'hits' | 'misses' | 'partHits' | 'partMisses') => {
       let seen = 0;
       return new Counter({
         name: `${METRICS_PREFIX}read_cache_${name}_total`,
@@ -142,11 +142,13 @@ export class ServiceMetrics {
     };
     counted('hits', 'v1 answers served from the read cache.', 'hits');
     counted('misses', 'v1 answers computed because the read cache did not hold them.', 'misses');
+    counted('part_hits', "Parts of v1 answers (a guide's row on a list page) taken from the read cache while computing an answer.", 'partHits');
+    counted('part_misses', 'Parts of v1 answers read from the store because the read cache did not hold them.', 'partMisses');
     const seenDropped: Partial<Record<InvalidationCause, number>> = {};
     new Counter({
       name: `${METRICS_PREFIX}read_cache_invalidations_total`,
       help:
-        'Cached v1 answers dropped because a write changed what they depend on (not evictions), by cause: the kind of what the write changed ' +
+        'Cached v1 answers and parts dropped because a write changed what they depend on (not evictions), by cause: the kind of what the write changed ' +
         '(key, team, organization, guides, guide, titles, members, users), or why everything was dropped (undeclared_write, other_process, listener_down).',
       labelNames: ['cause'] as const,
       registers: [this.registry],
@@ -160,7 +162,7 @@ export class ServiceMetrics {
     });
     new Gauge({
       name: `${METRICS_PREFIX}read_cache_entries`,
-      help: 'Answers the read cache holds.',
+      help: 'Answers and parts of answers the read cache holds.',
       registers: [this.registry],
       collect() {
         this.set(cache.size);

@@ -247,3 +247,102 @@ describe('read cache', () => {
     expect(await after).toBe('after');
   });
 });
+
+describe('parts of answers', () => {
+  /** An answer under `key` made of the part `part` (which depends on `tagName`), counting its runs. */
+  function withPart(cache: ReadCache, part: ReturnType<typeof counting>) {
+    let calls = 0;
+    return {
+      compute: async (reader: DomainContext) => {
+        calls++;
+        return `made of ${await cache.remember(reader, 'part', part.compute, true)}`;
+      },
+      calls: () => calls,
+    };
+  }
+
+  it('an answer depends on the tags of a part it took, whether the part was kept or computed', async () => {
+    const cache = cacheWith();
+    const part = counting(TEAM_A);
+    const first = withPart(cache, part);
+    const second = withPart(cache, part);
+    await cache.remember(ctx, 'first', first.compute); // computes the part
+    await cache.remember(ctx, 'second', second.compute); // takes the kept part
+    expect(part.calls()).toBe(1);
+    await cache.remember(ctx, 'first', first.compute);
+    await cache.remember(ctx, 'second', second.compute);
+    expect([first.calls(), second.calls()]).toEqual([1, 1]);
+    // Counted apart: the answers' hits and misses stay those of the API's answers.
+    expect(cache.stats).toMatchObject({ hits: 2, misses: 2, partHits: 1, partMisses: 1 });
+
+    cache.invalidate([TEAM_B]);
+    await cache.remember(ctx, 'second', second.compute);
+    expect(second.calls()).toBe(1);
+    cache.invalidate([TEAM_A]);
+    await cache.remember(ctx, 'first', first.compute);
+    await cache.remember(ctx, 'second', second.compute);
+    expect([first.calls(), second.calls(), part.calls()]).toEqual([2, 2, 2]);
+  });
+
+  it("a search's term passes from its part to the answer, so a title change that leaves its matches alone keeps both", async () => {
+    const cache = cacheWith();
+    let partCalls = 0;
+    const answer = async (reader: DomainContext) =>
+      cache.remember(
+        reader,
+        'positions',
+        async (inner) => {
+          searchesTitles(inner.db, ['a'], 'fjord');
+          return ++partCalls;
+        },
+        true,
+      );
+    await cache.remember(ctx, 'search', answer);
+    cache.invalidate([tag.retitled('a', 'harbour', 'harbour guide')]);
+    expect(await cache.remember(ctx, 'search', async () => -1)).toBe(1);
+    cache.invalidate([tag.retitled('a', 'harbour', 'the fjord')]);
+    expect(await cache.remember(ctx, 'search', answer)).toBe(2);
+  });
+
+  it('rememberEach serves the kept parts and computes the others together; the answer depends on each', async () => {
+    const cache = cacheWith();
+    const asked: string[][] = [];
+    const rows = (reader: DomainContext, keys: string[]) =>
+      cache.rememberEach(reader, keys, async (missing) => {
+        asked.push(missing);
+        return new Map(missing.map((key) => [key, { value: key.toUpperCase(), tags: [tag.guide(key)] }]));
+      });
+    const page = (keys: string[]) => async (reader: DomainContext) => [...(await rows(reader, keys)).values()].join();
+
+    expect(await cache.remember(ctx, 'page 1', page(['x', 'y']))).toBe('X,Y');
+    expect(await cache.remember(ctx, 'page 2', page(['y', 'z']))).toBe('Y,Z');
+    expect(asked).toEqual([['x', 'y'], ['z']]);
+    expect(cache.stats).toMatchObject({ partHits: 1, partMisses: 3 });
+
+    cache.invalidate([tag.guide('y')]);
+    expect(await cache.remember(ctx, 'page 1', page(['x', 'y']))).toBe('X,Y');
+    expect(await cache.remember(ctx, 'page 2', page(['y', 'z']))).toBe('Y,Z');
+    expect(asked).toEqual([['x', 'y'], ['z'], ['y']]);
+    cache.invalidate([tag.guide('z')]);
+    expect(await cache.remember(ctx, 'page 1', async () => 'not computed')).toBe('X,Y');
+  });
+
+  it('a part computed while its tag changed is not kept, and neither is the answer', async () => {
+    const cache = cacheWith();
+    const held = gate();
+    let computed = 0;
+    const answer = (reader: DomainContext) =>
+      cache.rememberEach(reader, ['x'], async () => {
+        computed++;
+        await held.opened;
+        return new Map([['x', { value: computed, tags: [tag.guide('x')] }]]);
+      });
+    const racing = cache.remember(ctx, 'page', answer);
+    cache.invalidate([tag.guide('x')]);
+    held.open();
+    await racing;
+    held.open();
+    await cache.remember(ctx, 'page', answer);
+    expect(computed).toBe(2);
+  });
+});

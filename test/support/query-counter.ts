@@ -1,18 +1,25 @@
-// Counts the queries a store is asked that match a test's predicate, as a Kysely plugin: wrap a
-// context's store with `db.withPlugin(counter)` and read `counter.count`.
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+// Counts the queries a store is asked that match a test's predicate, and the rows they answered, as a
+// Kysely plugin: wrap a context's store with `db.withPlugin(counter)` and read `counter.count` and
+// `counter.rows`.
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 export class QueryCounter implements KyselyPlugin {
   count = 0;
+  rows = 0;
+  private readonly matched = new WeakSet<QueryId>();
 
   constructor(private readonly matches: (node: RootOperationNode) => boolean) {}
 
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (this.matches(node)) this.count++;
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    if (this.matches(node)) {
+      this.count++;
+      this.matched.add(queryId);
+    }
     return node;
   }
 
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.matched.has(queryId)) this.rows += result.rows.length;
     return result;
   }
 }

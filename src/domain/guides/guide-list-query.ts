@@ -4,6 +4,7 @@
 // merged, so a page costs a few index seeks per team whatever the table holds. The rows themselves
 // (large: they carry the steps) are read only for the guides on the page.
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { rememberEach } from '../read-cache.js';
 import type { DomainContext } from '../context.js';
 import { afterPosition, type KeysetPosition } from '../keyset-cursor.js';
 import { dependsOn, tag } from '../read-dependencies.js';
@@ -53,20 +54,37 @@ function positionsOf(ctx: DomainContext, owners: Owners, after: KeysetPosition |
   return select.orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').limit(fetch);
 }
 
-async function rowsAt(ctx: DomainContext, picked: Expression<{ id: string; created_at: string }>) {
-  const rows = await ctx.db
-    .selectFrom('guides as g')
-    .leftJoin('users as u', 'u.id', 'g.owner_id')
-    .select(LIST_COLUMNS)
-    .where(sql<SqlBool>`g.id IN (SELECT id FROM (${picked}) picked)`)
-    .orderBy('g.created_at', 'desc')
-    .orderBy('g.id', 'desc')
-    .execute();
-  dependsOn(ctx.db, ...rows.map((row) => tag.guide(row.id)));
-  return rows;
+function listRowQuery(ctx: DomainContext) {
+  return ctx.db.selectFrom('guides as g').leftJoin('users as u', 'u.id', 'g.owner_id').select(LIST_COLUMNS);
 }
 
-export type GuideListRow = Awaited<ReturnType<typeof rowsAt>>[number];
+export type GuideListRow = Awaited<ReturnType<ReturnType<typeof listRowQuery>['execute']>>[number];
+
+/** Where a guide is in the newest-first order of a list. */
+export interface GuidePosition {
+  id: string;
+  created_at: string;
+}
+
+/** A guide's row in the read cache, as a part of the pages that show it. */
+const ROW_KEY = 'list-row:';
+
+/**
+ * The rows of these guides, in this order. Each is a part the read cache keeps (depending on its guide
+ * and on people's names): an edit drops every page that shows the guide, and each of them is computed
+ * again with the one row that changed read from the store (bench/CHANGES.md). A guide deleted since its
+ * position was read is left out.
+ */
+export async function listRows(ctx: DomainContext, positions: readonly GuidePosition[]): Promise<GuideListRow[]> {
+  const ids = positions.map((position) => position.id);
+  const rows = await rememberEach(ctx, ids.map((id) => ROW_KEY + id), async (missing) => {
+    const read = await listRowQuery(ctx)
+      .where('g.id', 'in', missing.map((key) => key.slice(ROW_KEY.length)))
+      .execute();
+    return new Map(read.map((row) => [ROW_KEY + row.id, { value: row, tags: [tag.guide(row.id), tag.users()] }]));
+  });
+  return ids.flatMap((id) => rows.get(ROW_KEY + id) ?? []);
+}
 
 export interface ListQuery {
   teamIds: readonly string[];
@@ -84,22 +102,22 @@ export async function newestGuides(
   ctx: DomainContext,
   { teamIds, organizationId, after, fetch }: ListQuery,
   options: { conditions?: Expression<SqlBool>[]; perTeam?: (teamId: string) => Expression<SqlBool>[]; merge?: boolean } = {},
-): Promise<GuideListRow[]> {
-  dependsOn(ctx.db, ...teamIds.map(tag.teamGuides), tag.users());
+): Promise<GuidePosition[]> {
+  dependsOn(ctx.db, ...teamIds.map(tag.teamGuides));
   const conditions = options.conditions ?? [];
   const forTeam = (teamId: string) => [...conditions, ...(options.perTeam?.(teamId) ?? [])];
-  if (organizationId !== null && !options.perTeam) return rowsAt(ctx, positionsOf(ctx, { organizationId }, after, conditions, fetch));
+  if (organizationId !== null && !options.perTeam) return positionsOf(ctx, { organizationId }, after, conditions, fetch).execute();
   const merge = options.merge !== false && teamIds.length > 1 && teamIds.length <= MERGE_TEAMS_UP_TO;
   if (!merge) {
     const only = teamIds.length === 1 ? forTeam(teamIds[0]!) : conditions;
-    return rowsAt(ctx, positionsOf(ctx, { teamIds }, after, only, fetch));
+    return positionsOf(ctx, { teamIds }, after, only, fetch).execute();
   }
   // Each team's newest positions from its own index range, merged; only the page's rows are then read.
   const arms = teamIds.map((teamId, i) => ctx.db.selectFrom(positionsOf(ctx, { teamIds: [teamId] }, after, forTeam(teamId), fetch).as(`t${i}`)).selectAll());
   const [first, ...rest] = arms;
   let union = first!;
   for (const arm of rest) union = union.unionAll(arm);
-  return rowsAt(ctx, union.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(fetch));
+  return union.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(fetch).execute();
 }
 
 /** Per team, the position of its `depth`-th visible guide after `after`; teams with fewer have none. */

@@ -10,7 +10,8 @@ import { dependsOn, searchesTitles, tag } from '../read-dependencies.js';
 import { type KeysetPosition, pageOf, rowsToRead } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
-import { type GuideListRow, newestGuides, visible } from './guide-list-query.js';
+import { type GuidePosition, listRows, newestGuides, visible } from './guide-list-query.js';
+import { rememberPart } from '../read-cache.js';
 import { searchByWalking } from './guide-search-walk.js';
 import { titleSearch } from './title-search.js';
 
@@ -46,27 +47,43 @@ export interface GuidePage {
 /** Below this many matches in the whole service, a search reads them from the trigram index. */
 const FEW_MATCHES = 1000;
 
+/**
+ * A page of guides, made of parts the read cache keeps apart (docs/decisions.md, "The read cache"): the
+ * positions of the page's guides, each guide's row, and the teams' lock cutoffs. An edit changes one
+ * row and leaves the positions and the cutoffs as they were, so a page computed again after it reads
+ * only that row from the store.
+ */
 export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
   if (query.teamIds.length === 0) return { items: [], next: null };
-  const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: rowsToRead(query.limit) };
-  const search = query.q === undefined ? null : titleSearch(ctx.dialect, query.q);
-  if (search) searchesTitles(ctx.db, query.teamIds, search.term);
-  let rows: GuideListRow[];
-  if (!search) rows = await newestGuides(ctx, list);
-  else if (!search.indexed) rows = await newestGuides(ctx, list, { conditions: [search.perRow] });
-  else if (search.countUpTo && (await search.countUpTo(ctx.db, FEW_MATCHES)) < FEW_MATCHES) {
-    // A rare term: its few matches in the whole service, filtered to the key's teams, are the page.
-    rows = await newestGuides(ctx, list, { conditions: [search.indexed], merge: false });
-  } else if (list.organizationId !== null) {
-    // A common term over a whole organization: one walk of its range, which finds a page of matches soon.
-    rows = await newestGuides(ctx, list, { conditions: [search.perRow] });
-  } else {
-    rows = (await searchByWalking(ctx, list, search.perRow)) ?? (await newestGuides(ctx, list, { conditions: [search.indexed], merge: false }));
-  }
+  const page = pageOf(await pagePositions(ctx, query), query.limit);
+  const rows = await listRows(ctx, page.rows);
+  const locks = await lockCutoffsOf(ctx, [...new Set(rows.map((row) => row.team_id))]);
+  return { items: rows.map((row) => ({ ...row, locked: isLocked(locks, row) })), next: page.next };
+}
 
-  const page = pageOf(rows, query.limit);
-  const locks = await lockCutoffs(ctx.db, await teamPlans(ctx.db, [...new Set(page.rows.map((row) => row.team_id))]));
-  return { items: page.rows.map((row) => ({ ...row, locked: isLocked(locks, row) })), next: page.next };
+/** The positions of the page's guides and of the one after it, which says whether a next page exists. */
+function pagePositions(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePosition[]> {
+  const key = JSON.stringify(['positions', query.teamIds, query.organizationId, query.q ?? null, query.limit, query.after]);
+  return rememberPart(ctx, key, async (reader) => {
+    const list = { teamIds: query.teamIds, organizationId: query.organizationId, after: query.after, fetch: rowsToRead(query.limit) };
+    const search = query.q === undefined ? null : titleSearch(reader.dialect, query.q);
+    if (search) searchesTitles(reader.db, query.teamIds, search.term);
+    if (!search) return newestGuides(reader, list);
+    if (!search.indexed) return newestGuides(reader, list, { conditions: [search.perRow] });
+    if (search.countUpTo && (await search.countUpTo(reader.db, FEW_MATCHES)) < FEW_MATCHES) {
+      // A rare term: its few matches in the whole service, filtered to the key's teams, are the page.
+      return newestGuides(reader, list, { conditions: [search.indexed], merge: false });
+    }
+    // A common term over a whole organization: one walk of its range, which finds a page of matches soon.
+    if (list.organizationId !== null) return newestGuides(reader, list, { conditions: [search.perRow] });
+    return (await searchByWalking(reader, list, search.perRow)) ?? (await newestGuides(reader, list, { conditions: [search.indexed], merge: false }));
+  });
+}
+
+/** Per team, where its locked guides begin (see lockCutoffs), as a part the read cache keeps. */
+function lockCutoffsOf(ctx: DomainContext, teamIds: readonly string[]): Promise<Map<string, KeysetPosition | null>> {
+  const sorted = [...teamIds].sort();
+  return rememberPart(ctx, JSON.stringify(['lock-cutoffs', sorted]), async (reader) => lockCutoffs(reader.db, await teamPlans(reader.db, sorted)));
 }
 
 /**

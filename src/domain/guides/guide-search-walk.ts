@@ -7,7 +7,7 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { DomainContext } from '../context.js';
 import type { KeysetPosition } from '../keyset-cursor.js';
-import { type GuideListRow, type ListQuery, MERGE_TEAMS_UP_TO, newestGuides, notOlderThan, positionsAtDepth } from './guide-list-query.js';
+import { type GuidePosition, type ListQuery, MERGE_TEAMS_UP_TO, newestGuides, notOlderThan, positionsAtDepth } from './guide-list-query.js';
 
 /**
  * Index entries read by each round of the walk, over all teams (each team reads at least MIN_WINDOW): a
@@ -23,7 +23,7 @@ function compare(a: KeysetPosition, b: KeysetPosition): number {
 }
 
 /** The page of matches, or null when the walk cannot tell it within its rounds. */
-export async function searchByWalking(ctx: DomainContext, query: ListQuery, perRow: Expression<SqlBool>): Promise<GuideListRow[] | null> {
+export async function searchByWalking(ctx: DomainContext, query: ListQuery, perRow: Expression<SqlBool>): Promise<GuidePosition[] | null> {
   if (query.teamIds.length > MERGE_TEAMS_UP_TO) return null;
   for (const rows of WALK_ROUNDS) {
     const page = await walkRound(ctx, query, perRow, Math.max(MIN_WINDOW, Math.ceil(rows / query.teamIds.length)));
@@ -32,7 +32,7 @@ export async function searchByWalking(ctx: DomainContext, query: ListQuery, perR
   return null;
 }
 
-async function walkRound(ctx: DomainContext, query: ListQuery, perRow: Expression<SqlBool>, window: number): Promise<GuideListRow[] | null> {
+async function walkRound(ctx: DomainContext, query: ListQuery, perRow: Expression<SqlBool>, window: number): Promise<GuidePosition[] | null> {
   // A team whose window ends before its guides do has a bound: its unread guides are all older.
   const bounds = await positionsAtDepth(ctx, query.teamIds, query.after, window);
   const rows = await newestGuides(ctx, query, {

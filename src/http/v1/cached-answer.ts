@@ -11,10 +11,14 @@ interface CachedBody {
   etag: string;
 }
 
-/** Serialized answers weigh their bytes; look-ups a flat amount. */
+/**
+ * Serialized answers weigh their bytes. Key look-ups and parts of answers (a page's positions, a guide's
+ * row) are objects: about twice their JSON (strings and object headers), and a kilobyte at least.
+ */
 export function answerWeight(value: unknown): number {
   const body = (value as Partial<CachedBody> | null)?.body;
-  return Buffer.isBuffer(body) ? body.length : 1024;
+  if (Buffer.isBuffer(body)) return body.length;
+  return Math.max(1024, 2 * (JSON.stringify(value)?.length ?? 0));
 }
 
 /**

@@ -26,7 +26,7 @@ export function guideList(ctx: DomainContext, reader: DomainContext, key: ApiKey
   const binding = { holder: key.id, filters: [teamId, q] };
   const refusal = `Parameter 'cursor' is not a cursor of this list: pass next_cursor unchanged, with the same team_id and ${searchName}`;
   return keysetList(ctx.cursorSecret, binding, cursor, refusal, async (after) => {
-    const teamIds = await reachedTeamIds(reader.db, key.home, teamId);
+    const teamIds = await reachedTeamIds(reader, key.home, teamId);
     if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
     const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
     const page = await guidePage(reader, { teamIds, organizationId, q, limit, after });
@@ -36,7 +36,7 @@ export function guideList(ctx: DomainContext, reader: DomainContext, key: ApiKey
 
 /** One guide the key may see, by id or permalink, its body cut as the key's plan has it. */
 export async function guideForKey(ctx: DomainContext, reader: DomainContext, key: ApiKey, guideId: string) {
-  const teamIds = (await reachedTeamIds(reader.db, key.home)) ?? [];
+  const teamIds = (await reachedTeamIds(reader, key.home)) ?? [];
   const found = await findVisibleGuide(reader.db, teamIds, guideId);
   if (!found) throw notFound('No guide this key may see has that id or permalink');
   return presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps));
@@ -49,6 +49,6 @@ export async function teamList(reader: DomainContext, key: ApiKey) {
 
 /** GET /v1/members: the members of one team the key reaches. */
 export async function memberList(reader: DomainContext, key: ApiKey, teamId: string) {
-  if (!(await reachedTeamIds(reader.db, key.home, teamId))) throw notFound('No team with that team_id is reachable with this key');
+  if (!(await reachedTeamIds(reader, key.home, teamId))) throw notFound('No team with that team_id is reachable with this key');
   return { data: (await listMembers(reader.db, teamId)).map(presentMember) };
 }
