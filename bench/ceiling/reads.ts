@@ -105,7 +105,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
       const key = await admit(authorization, 'guides:read');
       if (isAnswer(key)) return key;
       const teamIds = (await teams.reachedTeamIds(ctx, key.home)) ?? [];
-      const found = await guideReads.findVisibleGuide(ctx.db, teamIds, guideId);
+      const found = await guideReads.findVisibleGuide(ctx, teamIds, guideId);
       if (!found) return refused(404, 'not_found');
       const body = guideBody.guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps);
       return { status: 200, body: { data: presenters.presentGuide(found, body) } };

@@ -57,8 +57,8 @@ export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Prom
   if (query.teamIds.length === 0) return { items: [], next: null };
   const page = pageOf(await pagePositions(ctx, query), query.limit);
   const rows = await listRows(ctx, page.rows);
-  const locks = await lockCutoffsOf(ctx, [...new Set(rows.map((row) => row.team_id))]);
-  return { items: rows.map((row) => ({ ...row, locked: isLocked(locks, row) })), next: page.next };
+  const { cutoffs } = await locksOf(ctx, [...new Set(rows.map((row) => row.team_id))]);
+  return { items: rows.map((row) => ({ ...row, locked: isLocked(cutoffs, row) })), next: page.next };
 }
 
 /** The positions of the page's guides and of the one after it, which says whether a next page exists. */
@@ -80,10 +80,13 @@ function pagePositions(ctx: DomainContext, query: GuidePageQuery): Promise<Guide
   });
 }
 
-/** Per team, where its locked guides begin (see lockCutoffs), as a part the read cache keeps. */
-function lockCutoffsOf(ctx: DomainContext, teamIds: readonly string[]): Promise<Map<string, KeysetPosition | null>> {
+/** Per team, its plan and where its locked guides begin (see lockCutoffs), as a part the read cache keeps. */
+function locksOf(ctx: DomainContext, teamIds: readonly string[]): Promise<{ plans: Map<string, Plan>; cutoffs: Map<string, KeysetPosition | null> }> {
   const sorted = [...teamIds].sort();
-  return rememberPart(ctx, JSON.stringify(['lock-cutoffs', sorted]), async (reader) => lockCutoffs(reader.db, await teamPlans(reader.db, sorted)));
+  return rememberPart(ctx, JSON.stringify(['locks', sorted]), async (reader) => {
+    const plans = await teamPlans(reader.db, sorted);
+    return { plans, cutoffs: await lockCutoffs(reader.db, plans) };
+  });
 }
 
 /**
@@ -127,7 +130,8 @@ export interface VisibleGuide {
 }
 
 /** A guide with what its answers need besides its own row: owner, team color, plan and lock state. */
-export async function describeGuide(db: Executor, row: GuideRow): Promise<VisibleGuide> {
+export async function describeGuide(ctx: DomainContext, row: GuideRow): Promise<VisibleGuide> {
+  const { db } = ctx;
   dependsOn(db, tag.team(row.team_id), tag.users());
   const extra = await db
     .selectFrom('teams as t')
@@ -135,8 +139,8 @@ export async function describeGuide(db: Executor, row: GuideRow): Promise<Visibl
     .select(['u.name as owner_name', 't.brand_color'])
     .where('t.id', '=', row.team_id)
     .executeTakeFirstOrThrow();
-  const plans = await teamPlans(db, [row.team_id]);
-  const locked = row.processing_state !== 'processing' && isLocked(await lockCutoffs(db, plans), row);
+  const { plans, cutoffs } = await locksOf(ctx, [row.team_id]);
+  const locked = row.processing_state !== 'processing' && isLocked(cutoffs, row);
   return { row, ownerName: extra.owner_name, brandColor: extra.brand_color, plan: plans.get(row.team_id)!, locked };
 }
 
@@ -144,8 +148,9 @@ export async function describeGuide(db: Executor, row: GuideRow): Promise<Visibl
  * The guide a `guideId` names among the teams a key reaches: a UUID-shaped value (any letter case) is an
  * id, anything else a permalink (decisions §2). Processing guides are not visible.
  */
-export async function findVisibleGuide(db: Executor, teamIds: readonly string[], guideId: string): Promise<VisibleGuide | null> {
+export async function findVisibleGuide(ctx: DomainContext, teamIds: readonly string[], guideId: string): Promise<VisibleGuide | null> {
   if (teamIds.length === 0) return null;
+  const { db } = ctx;
   const byId = isUuidShaped(guideId);
   if (!byId && !isValidPermalink(guideId)) return null;
   const row = await db
@@ -158,5 +163,5 @@ export async function findVisibleGuide(db: Executor, teamIds: readonly string[],
   // Ids and permalinks are unique: a guide found stays the one named until its own team's guides change
   // (a move changes both teams); that none is found can change with any guide of these teams.
   dependsOn(db, ...(row ? [tag.teamGuides(row.team_id), tag.guide(row.id)] : teamIds.map(tag.teamGuides)));
-  return row ? describeGuide(db, row) : null;
+  return row ? describeGuide(ctx, row) : null;
 }

@@ -37,7 +37,7 @@ export function guideList(ctx: DomainContext, reader: DomainContext, key: ApiKey
 /** One guide the key may see, by id or permalink, its body cut as the key's plan has it. */
 export async function guideForKey(ctx: DomainContext, reader: DomainContext, key: ApiKey, guideId: string) {
   const teamIds = (await reachedTeamIds(reader, key.home)) ?? [];
-  const found = await findVisibleGuide(reader.db, teamIds, guideId);
+  const found = await findVisibleGuide(reader, teamIds, guideId);
   if (!found) throw notFound('No guide this key may see has that id or permalink');
   return presentGuide(found, guideBodyForPlan(found.row, found.plan, found.locked, ctx.settings.previewSteps));
 }

@@ -73,4 +73,15 @@ describe('a page computed again after an edit', () => {
     expect(again.result.data).toHaveLength(5);
     expect(again.counter.rows, "only the new guide's row was read; the others were kept").toBe(1);
   });
+
+  it("a guide's detail computed again after an edit reads its row and its owner's name; the plans, the lock cutoffs and the reach are kept", async () => {
+    const { teams, key } = await organizationWithTeams(t, 'free', 2);
+    const guide = await createGuide(t, teams[0].id, { title: 'Detailed', permalink: `detailed-${Date.now()}` });
+    const read = async () => [(await t.get(`/v1/guides/${guide.id}`, key)).json(), (await t.get(`/v1/guides/${guide.permalink}`, key)).json()];
+    await read();
+    await t.admin('PATCH', `/guides/${guide.id}`, { title: 'Detailed, edited' });
+    const again = await counting(anySelect, read);
+    expect(again.result.map((answer) => answer.data.title)).toEqual(['Detailed, edited', 'Detailed, edited']);
+    expect(again.counter.count, 'per answer: the row, then its owner and team color').toBe(4);
+  });
 });
