@@ -133,19 +133,20 @@ export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> 
 
 /**
  * The ids of the teams a key's home reaches, or with `teamId` just that team's id: null when the home
- * does not reach it. An organization's are a part the read cache keeps: they change far less often
- * than the answers that need them.
+ * does not reach it. An organization's teams are a part the read cache keeps, one per organization
+ * whatever `teamId` is asked: they change far less often than the answers that need them.
  */
 export async function reachedTeamIds(ctx: DomainContext, home: Home, teamId?: string): Promise<string[] | null> {
+  let ids: string[];
   if (home.type === 'team') {
     dependsOn(ctx.db, homeTag(home));
-    return teamId === undefined || teamId === home.id ? [home.id] : null;
+    ids = [home.id];
+  } else {
+    ids = await rememberPart(ctx, `reach:${home.id}`, async ({ db }) => {
+      dependsOn(db, homeTag(home));
+      return (await db.selectFrom('teams').select('id').where('organization_id', '=', home.id).execute()).map((row) => row.id);
+    });
   }
-  return rememberPart(ctx, JSON.stringify(['reach', home.id, teamId ?? null]), async ({ db }) => {
-    dependsOn(db, homeTag(home));
-    let query = db.selectFrom('teams').select('id').where('organization_id', '=', home.id);
-    if (teamId !== undefined) query = query.where('id', '=', teamId);
-    const ids = (await query.execute()).map((row) => row.id);
-    return teamId !== undefined && ids.length === 0 ? null : ids;
-  });
+  if (teamId === undefined) return ids;
+  return ids.includes(teamId) ? [teamId] : null;
 }

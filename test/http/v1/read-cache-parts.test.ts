@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { QueryCounter } from '../../support/query-counter.js';
 import { createGuide, organizationWithTeams, useTestService } from '../../support/service.js';
 
-const t = useTestService();
+// ROLE=api: no worker or upkeep in the process, whose statements would be counted with the requests'.
+const t = useTestService({ ROLE: 'api' });
 
 /** Counts what the service's store is asked while `run` runs. */
 async function counting<T>(matches: (node: SelectQueryNode) => boolean, run: () => Promise<T>): Promise<{ counter: QueryCounter; result: T }> {
