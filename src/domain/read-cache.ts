@@ -16,7 +16,7 @@
 // served from it or kept in it.
 import { randomUUID } from 'node:crypto';
 import type { DomainContext } from './context.js';
-import { type Changes, changedTag, type Dependencies, dependsOn, inherit, kindOf, startReading, type TagKind } from './read-dependencies.js';
+import { type Changes, changedTag, type Dependencies, inherit, kindOf, startReading, type TagKind } from './read-dependencies.js';
 
 /**
  * Why everything was dropped: a write that did not say what it changed (here or in another process),
@@ -191,14 +191,14 @@ export class ReadCache {
         continue;
       }
       this.stats.partHits += 1;
-      dependsOn(ctx.db, ...entry.tags);
+      inherit(ctx.db, entry);
       found.set(key, entry.value as T);
     }
     if (missing.length === 0) return found;
     this.stats.partMisses += missing.length;
     const since = this.sequence;
     for (const [key, part] of await compute(missing)) {
-      dependsOn(ctx.db, ...part.tags);
+      inherit(ctx.db, part);
       found.set(key, part.value);
       if (this.unchangedSince(since, part.tags)) this.keep(key, part.value, { tags: part.tags });
     }

@@ -341,7 +341,6 @@ describe('parts of answers', () => {
     cache.invalidate([tag.guide('x')]);
     held.open();
     await racing;
-    held.open();
     await cache.remember(ctx, 'page', answer);
     expect(computed).toBe(2);
   });
