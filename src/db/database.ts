@@ -53,9 +53,11 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // 64 MiB of page cache (the default is 2 MiB): a page of 50 guides from 20 teams touches a few hundred
-  // pages, which should be read from memory rather than through the file each time.
-  sqlite.pragma('cache_size = -65536');
+  // 48 MiB of page cache (the default is 2 MiB): a page of 50 guides from 20 teams touches a few hundred
+  // pages, which should be read from memory rather than through the file each time. 64 MiB was no
+  // faster in the 100,000-guide mixed benchmark, and with the read cache's parts it took a process past
+  // 300 MB there (bench/CHANGES.md, "Memory after parts").
+  sqlite.pragma('cache_size = -49152');
   const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: cachingStatements(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   // The log is checkpointed on a thread of its own (wal-checkpointer.ts); this connection only as a backstop.
