@@ -18,6 +18,7 @@ import { serviceSecret } from './domain/service-secrets.js';
 import { ChangeWatch } from './db/change-watch.js';
 import { NotificationListener } from './db/notification-listener.js';
 import { buildApp } from './http/app.js';
+import type { NextTurn } from './http/request-turns.js';
 import { loggedRequest } from './http/logged-request.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
@@ -52,6 +53,8 @@ export interface ServiceOptions {
   transport?: Transport;
   /** The worker's lanes, instead of their defaults. */
   lanes?: Partial<LaneLimits>;
+  /** When a waiting request's turn comes (request-turns.ts); tests hold turns back with it. */
+  nextTurn?: NextTurn;
 }
 
 export function loggerOptions(config: Config): pino.LoggerOptions {
@@ -147,6 +150,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       trustProxy: config.trustProxy,
       logSignInLinks: config.smtpUrl === null,
       metrics,
+      nextTurn: options.nextTurn,
     });
 
     // One LISTEN connection on PostgreSQL, for what the workers and the read cache need to hear.

@@ -16,6 +16,7 @@ import { installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
 import { logAnswered } from './logged-request.js';
 import { requestIdOf } from './request-id.js';
+import { type NextTurn, requestTurns } from './request-turns.js';
 import { ACCEPTS } from './schemas/common.js';
 import type { TypeBoxApp } from './typebox-app.js';
 import { admit } from './v1/key-auth.js';
@@ -37,6 +38,8 @@ export interface AppOptions {
   logSignInLinks: boolean;
   /** GET /metrics and the request measurements, with METRICS_TOKEN set (src/metrics). */
   metrics?: MetricsEndpoint;
+  /** When a waiting request's turn comes: the event loop's next turn unless a test says otherwise. */
+  nextTurn?: NextTurn;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -80,8 +83,10 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
 
   app.decorateRequest('apiKey', null);
   const measure = installMetrics(app, options.metrics, publicUrl);
-  app.addHook('onRequest', async (request, reply) => {
+  const turns = requestTurns(options.nextTurn);
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    turns.take(done);
   });
   // One hook for the log line and the measurement: every hook a request passes costs it.
   app.addHook('onResponse', (request, reply, done) => {

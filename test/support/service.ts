@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
+import type { NextTurn } from '../../src/http/request-turns.js';
 import { createService, loggerOptions, type Service } from '../../src/service.js';
 import type { Resolver } from '../../src/webhooks/network-guard.js';
 import type { Transport } from '../../src/webhooks/sender.js';
@@ -52,6 +53,8 @@ export interface TestServiceOptions {
   transport?: Transport;
   /** The worker's lanes, instead of their defaults. */
   lanes?: Partial<LaneLimits>;
+  /** When a waiting request's turn comes. */
+  nextTurn?: NextTurn;
 }
 
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
@@ -71,7 +74,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const logger = options.logLines
     ? pino({ ...loggerOptions(config), level: 'info' }, { write: (line: string) => void options.logLines!.push(line) })
     : undefined;
-  const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random, transport: options.transport, lanes: options.lanes });
+  const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random, transport: options.transport, lanes: options.lanes, nextTurn: options.nextTurn });
 
   const request = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
     const response = await service.app.inject({
