@@ -30,6 +30,12 @@ export interface ReadScenarioResult {
   /** True when the SQL ceiling's body is byte for byte the service's. */
   sameBody: boolean;
   targets: Partial<Record<Target, TargetMeasurement>>;
+  /**
+   * Searches only: the service's latency with one connection, one request at a time. Under 64 connections
+   * a saturated process's median is the queue's (64 requests' work), which says how many requests a
+   * second it answers rather than how long one takes.
+   */
+  alone?: Partial<Record<'service' | 'serviceNoCache', { p50Ms: number; p99Ms: number; requestsPerSecond: number }>>;
 }
 
 export interface ProcessPeak {

@@ -102,6 +102,15 @@ export async function runReadPass(store: LoadedStore, options: BenchOptions, sca
         const all = taken.map((round) => round.measured.requestsPerSecond.toFixed(0)).join('/');
         log(`  ${scenario.id.padEnd(15)} ${target.padEnd(15)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${measured.p50Ms.toFixed(2)} ms  p99 ${measured.p99Ms.toFixed(2)} ms  (rounds ${all})`);
       }
+      if (scenario.group === 'search') {
+        result.alone = {};
+        for (const target of ['service', 'serviceNoCache'] as const) {
+          const measured = await runWrk({ ...loadOf(target), connections: 1, threads: 1, seconds: roundSeconds });
+          await drain(servers[target].url);
+          result.alone[target] = { p50Ms: measured.p50Ms, p99Ms: measured.p99Ms, requestsPerSecond: measured.requestsPerSecond };
+          log(`  ${scenario.id.padEnd(15)} ${target.padEnd(15)} one connection: p50 ${measured.p50Ms.toFixed(2)} ms  p99 ${measured.p99Ms.toFixed(2)} ms  (${measured.requestsPerSecond.toFixed(0)} req/s)`);
+        }
+      }
       reads.push(result);
     }
     const high = peaks(servers);

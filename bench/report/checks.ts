@@ -79,11 +79,15 @@ export function checks(results: BenchResults): Check[] {
       }
     }
   }
+  // A search's latency is measured one request at a time (ReadScenarioResult.alone); runs from before
+  // that have only the 64-connection median, which is the queue's.
   for (const read of at(main).filter((scenario) => scenario.id.startsWith('search'))) {
     for (const target of ['service', 'serviceNoCache'] as const) {
-      const p50 = read.targets[target]?.p50Ms;
+      const alone = read.alone?.[target]?.p50Ms;
+      const p50 = alone ?? read.targets[target]?.p50Ms;
       if (p50 === undefined) continue;
-      out.push({ what: `${read.id} at ${main.toLocaleString('en')} guides: ${target === 'service' ? 'service' : 'READ_CACHE=off'} p50`, measured: p50, unit: 'ms', target: '< 10 ms', pass: p50 < 10 });
+      const how = alone === undefined ? '' : ', one connection';
+      out.push({ what: `${read.id} at ${main.toLocaleString('en')} guides: ${target === 'service' ? 'service' : 'READ_CACHE=off'} p50${how}`, measured: p50, unit: 'ms', target: '< 10 ms', pass: p50 < 10 });
     }
   }
   for (const plan of results.searchPlans.filter((entry) => entry.guides === main)) {
