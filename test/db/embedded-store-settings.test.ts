@@ -17,6 +17,6 @@ describe('the settings of the embedded store (src/db/database.ts, docs/decisions
     const read = async (name: string) => Object.values((await sql.raw<Record<string, unknown>>(`PRAGMA ${name}`).execute(store.db)).rows[0]!)[0];
     expect(await read('journal_mode')).toBe('wal');
     expect(await read('synchronous')).toBe(1); // NORMAL
-    expect(await read('cache_size')).toBe(-65536); // 64 MiB
+    expect(await read('cache_size')).toBe(-49152); // 48 MiB
   });
 });
