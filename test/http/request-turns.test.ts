@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestTurns, TURN_BUDGET_MS } from '../../src/http/request-turns.js';
 import { startTestService } from '../support/service.js';
+import { eventually } from '../support/waiting.js';
 
 /** Turns of a pretend event loop, and its clock: `turn()` runs what was deferred before it. */
 function pretendLoop() {
@@ -77,7 +78,8 @@ describe('requests in turns', () => {
           answered.push(name);
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Each request waiting for its turn has left a call for it.
+      await eventually('the three requests to take their turns', () => held!.length === 3);
       expect(answered).toEqual([]);
       expect(held.length).toBe(3);
       const due = held;

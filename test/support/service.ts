@@ -8,11 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
-import type { NextTurn } from '../../src/http/request-turns.js';
-import { createService, loggerOptions, type Service } from '../../src/service.js';
-import type { Resolver } from '../../src/webhooks/network-guard.js';
-import type { Transport } from '../../src/webhooks/sender.js';
-import type { LaneLimits } from '../../src/webhooks/worker.js';
+import { createService, loggerOptions, type Service, type ServiceOptions } from '../../src/service.js';
 import { checkResponse } from './openapi-conformance.js';
 import { testDatabase } from './test-database.js';
 
@@ -42,19 +38,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export interface TestServiceOptions {
+/** The service's own options a test may set (the clock and the logger are the test service's), and where its log lines go. */
+export interface TestServiceOptions extends Pick<ServiceOptions, 'resolver' | 'random' | 'transport' | 'lanes' | 'nextTurn'> {
   /** Collects the service's log lines (JSON, level info and up). */
   logLines?: string[];
-  /** Name resolution for outbound deliveries. */
-  resolver?: Resolver;
-  /** Jitter source for retry delays. */
-  random?: () => number;
-  /** What the worker sends with, instead of HTTP. */
-  transport?: Transport;
-  /** The worker's lanes, instead of their defaults. */
-  lanes?: Partial<LaneLimits>;
-  /** When a waiting request's turn comes. */
-  nextTurn?: NextTurn;
 }
 
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
@@ -71,10 +58,9 @@ export async function startTestService(env: Record<string, string> = {}, options
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const logger = options.logLines
-    ? pino({ ...loggerOptions(config), level: 'info' }, { write: (line: string) => void options.logLines!.push(line) })
-    : undefined;
-  const service = await createService(config, { clock, logger, resolver: options.resolver, random: options.random, transport: options.transport, lanes: options.lanes, nextTurn: options.nextTurn });
+  const { logLines, ...serviceOptions } = options;
+  const logger = logLines ? pino({ ...loggerOptions(config), level: 'info' }, { write: (line: string) => void logLines.push(line) }) : undefined;
+  const service = await createService(config, { ...serviceOptions, clock, logger });
 
   const request = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
     const response = await service.app.inject({
