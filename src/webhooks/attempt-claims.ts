@@ -3,9 +3,10 @@
 // attempts of its queue in event order (a batch), with what sending them needs: each attempt's event, and
 // the endpoint's address, signing key and state as they are now. Only the holder of a queue sends its
 // attempts, one after another, so first attempts to an endpoint leave in event order. A holder that
-// empties a full batch reads the next attempts after the last one it sent, without letting go; when it is
-// done, its outcomes and the release of the queue are written together (outcome-recorder.ts). A holder
-// that died is taken over once its lease runs out, and nothing it writes after that is recorded.
+// empties a full batch, or lingers for a busy endpoint, reads the next attempts after the last one it
+// sent, without letting go (several holders in one statement); when it is done, its outcomes and the
+// release of the queue are written together (outcome-recorder.ts). A holder that died is taken over once
+// its lease runs out, and nothing it writes after that is recorded.
 import { sql } from 'kysely';
 import type { EndpointStatus } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
@@ -32,14 +33,11 @@ export interface ClaimedEndpoint {
   status: EndpointStatus;
 }
 
-export interface ClaimedBatch {
+export interface ClaimedBatch extends NextAttempts {
   claim: QueueClaim;
   lane: Lane;
   /** When the claim was made; its lease runs `leaseMs` from here. */
   claimedAt: Date;
-  /** Null when the queue had nothing due after all (it was ready early) or the endpoint is gone. */
-  endpoint: ClaimedEndpoint | null;
-  attempts: ClaimedAttempt[];
 }
 
 /** What a claim takes from one lane. */
@@ -91,6 +89,17 @@ function attemptOf(row: BatchRow): ClaimedAttempt {
   return { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload };
 }
 
+/** The rows read for these endpoints, as each endpoint's next attempts (none for an endpoint with no row). */
+function byEndpoint(endpointIds: readonly string[], rows: readonly BatchRow[]): Map<string, NextAttempts> {
+  const next = new Map<string, NextAttempts>(endpointIds.map((endpointId) => [endpointId, { endpoint: null, attempts: [] }]));
+  for (const row of rows) {
+    const held = next.get(row.endpoint_id)!;
+    held.endpoint ??= endpointOf(row);
+    held.attempts.push(attemptOf(row));
+  }
+  return next;
+}
+
 /** Claims, in one statement, up to `limits[lane].endpoints` ready queues of each lane, each with its first due attempts. */
 export async function claimBatches(ctx: DomainContext, limits: ClaimLimits): Promise<ClaimedBatch[]> {
   const now = ctx.clock.now();
@@ -102,22 +111,36 @@ export async function claimBatches(ctx: DomainContext, limits: ClaimLimits): Pro
     claims.map((claim) => ({ endpointId: claim.endpointId, afterSeq: 0, count: limits[claim.lane]?.perEndpoint ?? 1 })),
     now,
   );
-  const batches = new Map<string, ClaimedBatch>(
-    claims.map(({ lane, ...claim }) => [claim.endpointId, { claim, lane, claimedAt: now, endpoint: null, attempts: [] }]),
+  const fronts = byEndpoint(
+    claims.map((claim) => claim.endpointId),
+    rows,
   );
-  for (const row of rows) {
-    const batch = batches.get(row.endpoint_id)!;
-    batch.endpoint ??= endpointOf(row);
-    batch.attempts.push(attemptOf(row));
-  }
-  return [...batches.values()];
+  return claims.map(({ lane, ...claim }) => ({ claim, lane, claimedAt: now, ...fronts.get(claim.endpointId)! }));
 }
 
-/**
- * The holder's next attempts after `afterSeq`, with the endpoint as it is now (a rotated key or a pause
- * takes effect from here); an empty list when nothing more is due.
- */
-export async function nextAttempts(ctx: DomainContext, claim: QueueClaim, afterSeq: number, count: number): Promise<{ endpoint: ClaimedEndpoint | null; attempts: ClaimedAttempt[] }> {
-  const rows = await readFronts(ctx, [{ endpointId: claim.endpointId, afterSeq, count }], ctx.clock.now());
-  return { endpoint: rows[0] ? endpointOf(rows[0]) : null, attempts: rows.map(attemptOf) };
+/** What a holder reads on with: its queue's claim and the last attempt it sent. */
+export interface ReadOn {
+  claim: QueueClaim;
+  afterSeq: number;
+  count: number;
+}
+
+/** A holder's next attempts, with the endpoint as it is now (a rotated key or a pause takes effect from here). */
+export interface NextAttempts {
+  /** Null when nothing is due (or the endpoint is gone). */
+  endpoint: ClaimedEndpoint | null;
+  attempts: ClaimedAttempt[];
+}
+
+/** The next attempts of several held queues, each after its own last, in one statement; by endpoint id. */
+export async function nextAttempts(ctx: DomainContext, holders: readonly ReadOn[]): Promise<Map<string, NextAttempts>> {
+  const rows = await readFronts(
+    ctx,
+    holders.map((holder) => ({ endpointId: holder.claim.endpointId, afterSeq: holder.afterSeq, count: holder.count })),
+    ctx.clock.now(),
+  );
+  return byEndpoint(
+    holders.map((holder) => holder.claim.endpointId),
+    rows,
+  );
 }

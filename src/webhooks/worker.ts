@@ -9,8 +9,12 @@
 //   probes out (src/webhooks/attempt-outcome.ts); a probe that succeeds moves the endpoint back.
 // Batches in flight of any kind never exceed `inFlight` (sockets and memory stay bounded).
 // A batch sends in event order and stops at its first failure: the retry schedule and the breaker take
-// over from there. After a 2xx the next attempt goes out at once while the outcome waits for the next
-// group commit; after anything else the batch waits until it is recorded (it may pause the endpoint).
+// over from there. A healthy batch that has sent all that was due lets its queue go, unless its endpoint
+// is busy (this worker let go of it moments before claiming it again): then it lingers, holding the
+// queue, and reads on when a commit wakes the worker, so that a steady stream to an endpoint costs a
+// read per wake-up instead of a claim, a read and a release per event (bench/CHANGES.md). After a 2xx
+// the next attempt goes out at once while the outcome waits for the next group commit; after anything
+// else the batch waits until it is recorded (it may pause the endpoint).
 // Each lane records through a group commit of its own, so healthy outcomes never wait behind failures.
 // A committed write or the end of a batch wakes the worker; otherwise it sleeps until the next queue is
 // ready (a minute at most, so that nothing waits on a lost wake-up).
@@ -19,7 +23,7 @@ import type { DomainContext } from '../domain/context.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { extendLease, type Lane, LANES, nextReady } from '../domain/delivery-queues.js';
 import { missPending } from '../domain/delivery-attempts.js';
-import { type ClaimedBatch, claimBatches, nextAttempts } from './attempt-claims.js';
+import { type ClaimedBatch, claimBatches, type NextAttempts, nextAttempts } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy } from './attempt-outcome.js';
 import { deliveryRequest } from './delivery-request.js';
 import { type CommitPace, OutcomeRecorder } from './outcome-recorder.js';
@@ -37,8 +41,10 @@ export interface LaneLimits {
   batch: number;
   /** How long an attempt may wait for its answer before its batch stops counting as healthy. */
   slowAfterMs: number;
-  /** Batches in flight at most, slow ones included. */
+  /** Batches in flight at most, slow and lingering ones included. */
   inFlight: number;
+  /** How long a busy endpoint's batch waits for more work after it has sent all that was due. */
+  lingerMs: number;
 }
 
 /**
@@ -47,7 +53,7 @@ export interface LaneLimits {
  */
 function lanesFor(concurrency: number): LaneLimits {
   const probes = Math.max(1, Math.ceil(concurrency / 4));
-  return { healthy: concurrency, failing: probes, failingPerSecond: probes, inFlight: 4 * concurrency, batch: 100, slowAfterMs: 250 };
+  return { healthy: concurrency, failing: probes, failingPerSecond: probes, inFlight: 4 * concurrency, batch: 100, slowAfterMs: 250, lingerMs: 50 };
 }
 
 /**
@@ -116,7 +122,7 @@ const RECHECK_MS = 10;
 const LEASE_MARGIN_MS = { least: 1000, most: 30_000 };
 
 /** Which count a running batch holds a place in. */
-type Slot = Lane | 'slow';
+type Slot = Lane | 'slow' | 'lingering';
 
 interface RunningBatch {
   batch: ClaimedBatch;
@@ -126,10 +132,24 @@ interface RunningBatch {
   done: Promise<void>;
 }
 
+/** A healthy batch that sent all that was due, waiting for more to read on with. */
+interface Lingering {
+  running: RunningBatch;
+  lastSeq: number;
+  /** Answered with the attempts to send next, or null to let the queue go. */
+  resume: (next: NextAttempts | null) => void;
+  timer: NodeJS.Timeout;
+}
+
 export class DeliveryWorker extends WakeableLoop {
   private readonly lanes: LaneLimits;
   private readonly batches = new Set<RunningBatch>();
-  private readonly held: Record<Slot, number> = { healthy: 0, failing: 0, slow: 0 };
+  private readonly held: Record<Slot, number> = { healthy: 0, failing: 0, slow: 0, lingering: 0 };
+  private readonly lingering = new Map<string, Lingering>();
+  /** When (performance.now()) this worker last let go of each endpoint's queue, for the last `lingerMs`. */
+  private readonly letGo = new Map<string, number>();
+  /** A commit woke the worker since lingering batches last read on: work may have been added to them. */
+  private committedSinceReadOn = false;
   private readonly outcomes: Record<Lane, OutcomeRecorder>;
   private readonly probePace: StartPace;
 
@@ -154,14 +174,22 @@ export class DeliveryWorker extends WakeableLoop {
     return this.options.timeoutMs + margin;
   }
 
+  /** Woken by a commit (locally or from another process): lingering batches read on at the next cycle. */
+  override wake(): void {
+    this.committedSinceReadOn = true;
+    super.wake();
+  }
+
   /** Stops claiming, lets attempts in flight finish (each is bounded by the delivery time-out), and closes. */
   override async stop(): Promise<void> {
     await super.stop();
+    for (const waiting of [...this.lingering.values()]) this.endLingering(waiting, null);
     await Promise.allSettled([...this.batches].map((batch) => batch.done));
   }
 
   protected async cycle(): Promise<number> {
     this.demoteSlowBatches();
+    if (this.committedSinceReadOn && this.lingering.size > 0) await this.attempt('reading on', () => this.readOn());
     const free = { healthy: this.free('healthy'), failing: this.free('failing') };
     const room = this.roomInAll();
     // A look before a claim: most wake-ups (a commit for queues that this worker's batches hold, the end
@@ -207,7 +235,65 @@ export class DeliveryWorker extends WakeableLoop {
   }
 
   private roomInAll(): number {
-    return this.lanes.inFlight - (this.held.healthy + this.held.failing + this.held.slow);
+    return this.lanes.inFlight - (this.held.healthy + this.held.failing + this.held.slow + this.held.lingering);
+  }
+
+  /**
+   * Waits, holding the queue, for more of a busy endpoint's attempts: the next commit that adds some
+   * hands them over (readOn), or the queue is let go after `lingerMs`.
+   */
+  private linger(running: RunningBatch, lastSeq: number): Promise<NextAttempts | null> {
+    if (!this.isRunning) return Promise.resolve(null);
+    return new Promise((resume) => {
+      this.move(running, 'lingering');
+      const waiting: Lingering = { running, lastSeq, resume, timer: setTimeout(() => this.endLingering(waiting, null), this.lanes.lingerMs) };
+      this.lingering.set(running.batch.claim.endpointId, waiting);
+    });
+  }
+
+  private endLingering(waiting: Lingering, next: NextAttempts | null): void {
+    clearTimeout(waiting.timer);
+    this.lingering.delete(waiting.running.batch.claim.endpointId);
+    if (next) this.move(waiting.running, 'healthy');
+    waiting.resume(next);
+  }
+
+  /** Lingering batches read on, all in one statement; those that found work send it while the lane has room. */
+  private async readOn(): Promise<void> {
+    this.committedSinceReadOn = false;
+    const waiting = [...this.lingering.values()];
+    const next = await nextAttempts(
+      this.ctx,
+      waiting.map(({ running, lastSeq }) => ({ claim: running.batch.claim, afterSeq: lastSeq, count: this.lanes.batch })),
+    );
+    for (const batch of waiting) {
+      const found = next.get(batch.running.batch.claim.endpointId);
+      if (!found || found.attempts.length === 0 || this.lingering.get(batch.running.batch.claim.endpointId) !== batch) continue;
+      this.endLingering(batch, this.roomIn('healthy') > 0 && this.isRunning ? found : null);
+    }
+  }
+
+  private move(running: RunningBatch, slot: Slot): void {
+    this.held[running.slot]--;
+    this.held[slot]++;
+    running.slot = slot;
+  }
+
+  /** Whether this worker let go of the endpoint's queue less than `lingerMs` before `claimedAt` (performance.now()). */
+  private isBusy(endpointId: string, claimedAt: number): boolean {
+    const at = this.letGo.get(endpointId);
+    return at !== undefined && claimedAt - at < this.lanes.lingerMs;
+  }
+
+  private noteLetGo(endpointId: string): void {
+    const now = performance.now();
+    this.letGo.delete(endpointId);
+    this.letGo.set(endpointId, now);
+    // Oldest first (Map order): what let go longer ago than lingerMs no longer makes anything busy.
+    for (const [id, at] of this.letGo) {
+      if (now - at < this.lanes.lingerMs) break;
+      this.letGo.delete(id);
+    }
   }
 
   /** Healthy batches whose attempt has waited too long for an answer give their place to others. */
@@ -215,9 +301,7 @@ export class DeliveryWorker extends WakeableLoop {
     const now = this.ctx.clock.now().getTime();
     for (const running of this.batches) {
       if (running.slot !== 'healthy' || running.sendingSince === null || now - running.sendingSince < this.lanes.slowAfterMs) continue;
-      this.held.healthy--;
-      this.held.slow++;
-      running.slot = 'slow';
+      this.move(running, 'slow');
     }
   }
 
@@ -252,7 +336,7 @@ export class DeliveryWorker extends WakeableLoop {
       .finally(() => {
         this.held[running.slot]--;
         this.batches.delete(running);
-        this.wake();
+        super.wake(); // room for another batch; no commit that lingering batches should read on after
       });
   }
 
@@ -263,6 +347,7 @@ export class DeliveryWorker extends WakeableLoop {
   private async send(running: RunningBatch): Promise<void> {
     const { claim, claimedAt, lane } = running.batch;
     let { endpoint, attempts } = running.batch;
+    const busy = lane === 'healthy' && this.isBusy(claim.endpointId, performance.now());
     // The lease is renewed whenever what is left could not cover one more attempt and the recording of
     // its outcome with half the margin to spare.
     const renewBelowMs = this.options.timeoutMs + (this.leaseMs - this.options.timeoutMs) / 2;
@@ -313,12 +398,19 @@ export class DeliveryWorker extends WakeableLoop {
       }
       if (stopped || lane === 'failing' || sent >= HOLD_AT_MOST.attempts || this.ctx.clock.now().getTime() - claimedAt.getTime() >= HOLD_AT_MOST.ms) break;
       // A batch shorter than it could be took everything that was due: work added since was announced,
-      // and the release sees it and makes the queue ready again (releaseQueues). Only a full batch reads
-      // on, which spares a statement per batch when events come one at a time.
-      if (attempts.length < this.lanes.batch) break;
-      ({ endpoint, attempts } = await nextAttempts(this.ctx, claim, lastSeq, this.lanes.batch));
+      // and the release sees it and makes the queue ready again (releaseQueues). A busy endpoint's batch
+      // waits a moment for the next commit instead; any other reads on only when it came full, which
+      // spares a statement per batch when events come one at a time.
+      if (attempts.length < this.lanes.batch) {
+        const next = busy ? await this.linger(running, lastSeq) : null;
+        if (next === null) break;
+        ({ endpoint, attempts } = next);
+        continue;
+      }
+      ({ endpoint, attempts } = (await nextAttempts(this.ctx, [{ claim, afterSeq: lastSeq, count: this.lanes.batch }])).get(claim.endpointId)!);
     }
     // The release is written after the outcomes, and refused if one of them could not be.
+    this.noteLetGo(claim.endpointId);
     const released = this.outcomes[lane].release(claim);
     await Promise.all(recording);
     if (recordFailure !== null) {

@@ -1,10 +1,12 @@
-// A woken worker looks before it claims (docs/decisions.md "The delivery scheduler", Wake-ups): a claim
-// is a write even when it takes nothing, and most wake-ups under a steady stream find nothing ready. The
-// worker here runs beside a ROLE=api service, on a store whose statements the test counts.
+// What a woken worker asks the store (docs/decisions.md "The delivery scheduler", Wake-ups): it looks
+// before it claims, since a claim is a write even when it takes nothing and most wake-ups under a steady
+// stream find nothing ready; and a busy endpoint's batch lingers and reads on instead of a claim per
+// event. The worker here runs beside a ROLE=api service, on a store whose statements the test counts.
 import { ColumnNode, RawNode, UpdateQueryNode } from 'kysely';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeliveryWorker } from '../../src/webhooks/worker.js';
+import type { DomainContext } from '../../src/domain/context.js';
+import { DeliveryWorker, type LaneLimits } from '../../src/webhooks/worker.js';
 import { QueryCounter } from '../support/query-counter.js';
 import { ScriptedTransport } from '../support/scripted-transport.js';
 import { soloTeam, useTestService } from '../support/service.js';
@@ -23,26 +25,43 @@ afterEach(async () => {
   worker = null;
 });
 
+function startWorker(ctx: DomainContext, transport: ScriptedTransport, lanes: Partial<LaneLimits> = {}): DeliveryWorker {
+  const started = new DeliveryWorker(ctx, {
+    transport,
+    commitPace: { urgentEveryMs: 0, deliveredEveryMs: 0 },
+    policy: { retryDelaysMs: [60_000], pauseAfterMs: 86_400_000 },
+    timeoutMs: 10_000,
+    log: pino({ level: 'silent' }),
+    concurrency: 8,
+    lanes,
+  });
+  started.start();
+  return started;
+}
+
+/** A team of its own whose endpoint at /hook gets guide.created; the worker is woken for its ping. */
+async function endpointWithPing(transport: ScriptedTransport) {
+  const { team } = await soloTeam(t);
+  await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
+  worker!.wake();
+  await transport.waitForStarts('/hook', 1);
+  await eventually('the ping recorded and its queue let go', () => Object.values(worker!.inFlight).every((n) => n === 0));
+  return team;
+}
+
+/** Writes a guide, as the API would, and wakes the worker, as its commit would. */
+async function newGuide(teamId: string, title: string): Promise<void> {
+  await t.admin('POST', '/guides', { team_id: teamId, title });
+  worker!.wake();
+}
+
 describe('a woken worker looks before it claims', () => {
   it('wake-ups that find no queue ready run no claim; one that finds work claims it', async () => {
     const claimed = claims();
     const looked = looks();
     const transport = new ScriptedTransport();
-    const ctx = { ...t.service.ctx, db: t.service.ctx.db.withPlugin(claimed).withPlugin(looked) };
-    worker = new DeliveryWorker(ctx, {
-      transport,
-      commitPace: { urgentEveryMs: 0, deliveredEveryMs: 0 },
-      policy: { retryDelaysMs: [60_000], pauseAfterMs: 86_400_000 },
-      timeoutMs: 10_000,
-      log: pino({ level: 'silent' }),
-      concurrency: 8,
-    });
-    worker.start();
-    const { team } = await soloTeam(t);
-    await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
-    worker.wake();
-    await transport.waitForStarts('/hook', 1); // the ping, taken by a claim
-    await eventually('the ping recorded and its queue let go', () => Object.values(worker!.inFlight).every((n) => n === 0));
+    worker = startWorker({ ...t.service.ctx, db: t.service.ctx.db.withPlugin(claimed).withPlugin(looked) }, transport);
+    const team = await endpointWithPing(transport); // the ping, taken by a claim
     const claimsSoFar = claimed.count;
     expect(claimsSoFar).toBeGreaterThan(0);
 
@@ -53,9 +72,52 @@ describe('a woken worker looks before it claims', () => {
     }
     expect(claimed.count).toBe(claimsSoFar);
 
-    await t.admin('POST', `/guides`, { team_id: team.id, title: 'Work at last' });
-    worker.wake();
+    await newGuide(team.id, 'Work at last');
     await transport.waitForStarts('/hook', 2);
     expect(claimed.count).toBeGreaterThan(claimsSoFar);
+  });
+});
+
+describe('a busy endpoint\'s batch lingers and reads on', () => {
+  // The worker's clock stands still an hour ahead: everything written is due, and no batch reaches the
+  // end of its hold (HOLD_AT_MOST) by time, so only lingerMs (real time) ends a linger.
+  const aheadAndStill = () => {
+    const at = new Date(Date.now() + 3_600_000);
+    return { now: () => at };
+  };
+
+  it('an endpoint claimed again right after it was let go holds its queue: its next events go out in order without a claim each', async () => {
+    const claimed = claims();
+    const transport = new ScriptedTransport();
+    worker = startWorker({ ...t.service.ctx, clock: aheadAndStill(), db: t.service.ctx.db.withPlugin(claimed) }, transport, { lingerMs: 60_000 });
+    const team = await endpointWithPing(transport); // claimed, sent and let go: not busy before
+    const claimsAfterPing = claimed.count;
+
+    await newGuide(team.id, 'Guide 1'); // claimed within lingerMs of the ping's release: busy
+    await transport.waitForStarts('/hook', 2);
+    await eventually('the batch to linger, holding the queue', () => worker!.inFlight.lingering === 1);
+    for (let i = 2; i <= 5; i++) {
+      await newGuide(team.id, `Guide ${i}`);
+      await transport.waitForStarts('/hook', i + 1);
+    }
+    const titles = transport.startedOn('/hook').slice(1).map((started) => (JSON.parse(started.body) as { data: { guide: { title: string } } }).data.guide.title);
+    expect(titles).toEqual(['Guide 1', 'Guide 2', 'Guide 3', 'Guide 4', 'Guide 5']);
+    expect(claimed.count).toBe(claimsAfterPing + 1);
+  });
+
+  it('a lingering batch lets its queue go after lingerMs, and the next event is claimed anew', async () => {
+    const claimed = claims();
+    const transport = new ScriptedTransport();
+    worker = startWorker({ ...t.service.ctx, clock: aheadAndStill(), db: t.service.ctx.db.withPlugin(claimed) }, transport, { lingerMs: 300 });
+    const team = await endpointWithPing(transport);
+    await newGuide(team.id, 'Guide 1');
+    await transport.waitForStarts('/hook', 2);
+    // Lingering or already let go, depending on how long the write took; in the end let go.
+    await eventually('the queue let go once lingerMs passed', () => Object.values(worker!.inFlight).every((n) => n === 0));
+    const claimsBefore = claimed.count;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past lingerMs since the release: not busy
+    await newGuide(team.id, 'Guide 2');
+    await transport.waitForStarts('/hook', 3);
+    expect(claimed.count).toBe(claimsBefore + 1);
   });
 });
