@@ -14,6 +14,7 @@ import { deliveryQueues } from './migrations/0008_delivery_queues.js';
 import { guideOrganizationWalk } from './migrations/0009_guide_organization_walk.js';
 import { mailSendText } from './migrations/0011_mail_send_text.js';
 import { eventsFeed } from './migrations/0012_events_feed.js';
+import { provenQueues } from './migrations/0013_proven_queues.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -28,6 +29,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0009_guide_organization_walk': guideOrganizationWalk(store.dialect),
     '0011_mail_send_text': mailSendText,
     '0012_events_feed': eventsFeed(store.dialect),
+    '0013_proven_queues': provenQueues,
   };
 }
 

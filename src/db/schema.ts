@@ -193,6 +193,8 @@ export interface WebhookQueuesTable {
   claimed_until: string | null;
   /** Failed attempts in a row; more than 0 puts the endpoint in the failing lane. */
   failures: number;
+  /** 1 once the endpoint has answered 2xx; until then (a new endpoint) it is probed in the failing lane. */
+  proven: number;
   /** While failing or throttled: no attempt goes before this time. */
   probe_at: string | null;
 }

@@ -12,13 +12,22 @@ import { greatest, isPostgres, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 
-/** Healthy endpoints are sent to in batches; failing ones one probe at a time, in a lane of their own. */
+/**
+ * Healthy endpoints are sent to in batches; failing ones one probe at a time, in a lane of their own, and
+ * so are endpoints that have never answered 2xx (new ones), until they do: a wave of new endpoints that
+ * do not answer then costs the healthy lane nothing.
+ */
 export const LANES = ['healthy', 'failing'] as const;
 export type Lane = (typeof LANES)[number];
 
 // Literal, not bound: each lane has a partial index, which a query uses only when it states the
-// index's own condition.
-const IN_LANE: Record<Lane, RawBuilder<boolean>> = { healthy: sql<boolean>`failures = 0`, failing: sql<boolean>`failures > 0` };
+// index's own condition (src/db/migrations/0013_proven_queues.ts).
+const IN_LANE: Record<Lane, RawBuilder<boolean>> = { healthy: sql<boolean>`failures = 0 AND proven = 1`, failing: sql<boolean>`(failures > 0 OR proven = 0)` };
+
+/** The lane of the queue row `alias`, as an SQL expression ('healthy' or 'failing'). */
+export function laneOfQueue(alias: string): RawBuilder<Lane> {
+  return sql<Lane>`CASE WHEN ${sql.ref(`${alias}.failures`)} = 0 AND ${sql.ref(`${alias}.proven`)} = 1 THEN 'healthy' ELSE 'failing' END`;
+}
 
 export interface QueueClaim {
   endpointId: string;
@@ -27,11 +36,16 @@ export interface QueueClaim {
   revision: number;
   /** Failed attempts in a row when it was claimed. */
   failures: number;
+  /** Whether the endpoint had answered 2xx before (a new one has not). */
+  proven: boolean;
 }
 
-/** An endpoint's queue, made with the endpoint: nothing waits yet. */
+/** An endpoint's queue, made with the endpoint: nothing waits yet, and it has not answered yet. */
 export async function openQueue(trx: Executor, endpointId: string): Promise<void> {
-  await trx.insertInto('webhook_queues').values({ endpoint_id: endpointId, ready_at: null, revision: 0, claim_token: null, claimed_until: null, failures: 0, probe_at: null }).execute();
+  await trx
+    .insertInto('webhook_queues')
+    .values({ endpoint_id: endpointId, ready_at: null, revision: 0, claim_token: null, claimed_until: null, failures: 0, probe_at: null, proven: 0 })
+    .execute();
 }
 
 /** When the work added to a queue is due: the earliest of its new waiting attempts. */
@@ -118,13 +132,13 @@ export async function claimReadyQueues(trx: Executor, counts: LaneCounts, now: D
     .set({ claim_token: token, claimed_until: lease, ready_at: lease })
     .where(sql<boolean>`endpoint_id IN (${taken})`)
     .where('ready_at', '<=', nowText)
-    .returning(['endpoint_id', 'revision', 'failures'])
+    .returning(['endpoint_id', 'revision', 'failures', 'proven'])
     .execute();
-  return rows.map((row) => ({ endpointId: row.endpoint_id, token, revision: row.revision, failures: row.failures, lane: laneOf(row.failures) }));
+  return rows.map((row) => ({ endpointId: row.endpoint_id, token, revision: row.revision, failures: row.failures, proven: row.proven === 1, lane: laneOf(row) }));
 }
 
-/** The lane of a queue with this many failed attempts in a row (IN_LANE in JavaScript). */
-const laneOf = (failures: number): Lane => (failures === 0 ? 'healthy' : 'failing');
+/** The lane of a queue (IN_LANE in JavaScript). */
+const laneOf = (queue: { failures: number; proven: number }): Lane => (queue.failures === 0 && queue.proven === 1 ? 'healthy' : 'failing');
 
 /** Extends a held queue's lease; false when the claim was lost. */
 export async function extendLease(db: Executor, claim: QueueClaim, until: Date): Promise<boolean> {
@@ -211,7 +225,7 @@ export async function releaseQueues(db: Executor, claims: readonly QueueClaim[])
   return results;
 }
 
-/** Endpoints' breakers after their outcomes: failures in a row, and when the next attempt may go (null: at once). */
+/** Endpoints' breakers after their outcomes: failures in a row, and when the next attempt may go (null: at once). A breaker at 0 failures follows a 2xx, which proves the endpoint. */
 export interface Breaker {
   endpointId: string;
   failures: number;
@@ -225,7 +239,8 @@ export async function setBreakers(trx: Executor, breakers: readonly Breaker[]): 
     breakers.map((b) => ({ v_endpoint: b.endpointId, v_failures: b.failures, v_probe_at: b.probeAt === null ? null : timestamp(b.probeAt) })),
   );
   await sql`WITH ${v}
-    UPDATE webhook_queues SET failures = v_failures, probe_at = v_probe_at FROM v WHERE endpoint_id = v_endpoint`.execute(trx);
+    UPDATE webhook_queues SET failures = v_failures, probe_at = v_probe_at, proven = CASE WHEN v_failures = 0 THEN 1 ELSE proven END
+    FROM v WHERE endpoint_id = v_endpoint`.execute(trx);
 }
 
 /** Drops the breaker's hold on the next attempt: the queue is ready at its earliest waiting attempt. */

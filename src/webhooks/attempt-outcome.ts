@@ -45,6 +45,8 @@ export interface SentAttempt {
   outcome: DeliveryOutcome;
   /** Failed attempts in a row before this one, as the batch that sent it knows. */
   failuresBefore: number;
+  /** Whether the endpoint had never answered 2xx when it was claimed: a 2xx now proves it. */
+  proving: boolean;
   /** The claim on the endpoint's queue under which it was sent. */
   token: string;
 }
@@ -139,8 +141,8 @@ export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: 
     if (!recorded.has(attempt.seq)) return new LostClaimError(attempt.id);
     const plan = plans[index];
     if (!plan) {
-      // The endpoint is healthy again: its breaker closes and its failure clock stops.
-      if (sent.failuresBefore > 0) healed.add(attempt.endpoint_id);
+      // The endpoint is healthy again (or for the first time): its breaker closes and its failure clock stops.
+      if (sent.failuresBefore > 0 || sent.proving) healed.add(attempt.endpoint_id);
       return 0;
     }
     const endpoint = endpoints.get(attempt.endpoint_id);

@@ -1,12 +1,15 @@
 // The delivery worker: the only thing that sends. Deliveries are waits on the network, not work, so it
 // keeps many batches in flight at once, one per endpoint, in two lanes:
-// - healthy endpoints (their last attempt did not fail): up to `healthy` batches of up to `batch`
-//   attempts each; a batch whose attempt has waited `slowAfterMs` for an answer stops counting against
-//   the lane, so receivers that start to hang cannot fill it;
-// - failing endpoints: up to `failing` batches of one attempt each (a probe), started at most
-//   `failingPerSecond` a second, so that a wave of failures (a thousand receivers that went down at once)
-//   spreads over seconds instead of taking the thread from the healthy lane. Their breaker spaces the
-//   probes out (src/webhooks/attempt-outcome.ts); a probe that succeeds moves the endpoint back.
+// - healthy endpoints (they have answered 2xx, and their last attempt did not fail): up to `healthy`
+//   batches of up to `batch` attempts each;
+// - failing endpoints, and new ones until they first answer 2xx: up to `failing` batches of one attempt
+//   each (a probe), started at most `failingPerSecond` a second, so that a wave of failures or of new
+//   receivers (a thousand that went down, or were registered, at once) spreads over seconds instead of
+//   taking the thread from the healthy lane. Their breaker spaces the probes out
+//   (src/webhooks/attempt-outcome.ts); a probe that succeeds moves the endpoint to the healthy lane.
+// In either lane, a batch whose attempt has waited `slowAfterMs` for an answer stops counting against the
+// lane, so receivers that hang cannot fill it (new ones that hang would otherwise keep other new ones
+// from their first delivery until the time-out).
 // Batches in flight of any kind never exceed `inFlight` (sockets and memory stay bounded).
 // A batch sends in event order and stops at its first failure: the retry schedule and the breaker take
 // over from there. A healthy batch that has sent all that was due lets its queue go, unless its endpoint
@@ -123,6 +126,8 @@ const LEASE_MARGIN_MS = { least: 1000, most: 30_000 };
 
 /** Which count a running batch holds a place in. */
 type Slot = Lane | 'slow' | 'lingering';
+
+const isLane = (slot: Slot): slot is Lane => (LANES as readonly string[]).includes(slot);
 
 interface RunningBatch {
   batch: ClaimedBatch;
@@ -296,16 +301,16 @@ export class DeliveryWorker extends WakeableLoop {
     }
   }
 
-  /** Healthy batches whose attempt has waited too long for an answer give their place to others. */
+  /** Batches and probes whose attempt has waited too long for an answer give their place in their lane to others. */
   private demoteSlowBatches(): void {
     const now = this.ctx.clock.now().getTime();
     for (const running of this.batches) {
-      if (running.slot !== 'healthy' || running.sendingSince === null || now - running.sendingSince < this.lanes.slowAfterMs) continue;
+      if (!isLane(running.slot) || running.sendingSince === null || now - running.sendingSince < this.lanes.slowAfterMs) continue;
       this.move(running, 'slow');
     }
   }
 
-  /** How long until a lane with room has a ready queue (and, for probes, their pace allows one), or a healthy batch turns slow. */
+  /** How long until a lane with room has a ready queue (and, for probes, their pace allows one), or a batch turns slow. */
   private async untilNextWork(looked?: Record<Lane, Date | null>): Promise<number> {
     const now = this.ctx.clock.now().getTime();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? IDLE_AT_MOST_MS)];
@@ -317,7 +322,7 @@ export class DeliveryWorker extends WakeableLoop {
       if (at) wakeAt.push(Math.max(at.getTime(), allowed, now + RECHECK_MS));
     }
     for (const running of this.batches) {
-      if (running.slot === 'healthy' && running.sendingSince !== null) wakeAt.push(running.sendingSince + this.lanes.slowAfterMs);
+      if (isLane(running.slot) && running.sendingSince !== null) wakeAt.push(running.sendingSince + this.lanes.slowAfterMs);
     }
     return Math.max(0, Math.min(...wakeAt) - now);
   }
@@ -385,7 +390,7 @@ export class DeliveryWorker extends WakeableLoop {
         this.options.metrics?.observeAttempt(attempt, outcome, this.ctx.clock.now());
         lastSeq = attempt.seq;
         sent++;
-        const recorded = this.outcomes[lane].record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, token: claim.token });
+        const recorded = this.outcomes[lane].record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, proving: !claim.proven, token: claim.token });
         if (outcome.delivered) {
           failures = 0;
           recording.push(recorded.catch(noteFailure));

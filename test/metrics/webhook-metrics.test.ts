@@ -92,15 +92,16 @@ describe('webhook families', () => {
   });
 
   it('reports due attempts and how long the oldest has waited, by lane', async () => {
+    // A new endpoint is probed in the failing lane until it answers 2xx: its hanging ping counts there.
     await endpointAt(t, '/hang');
     await transport.waitForStarts('/hang', 1);
     let samples = await refreshedScrape(t);
-    expect(total(samples, 'guide_webhook_due_attempts', { lane: 'healthy' })).toBe(1);
+    expect(total(samples, 'guide_webhook_due_attempts', { lane: 'failing' })).toBe(1);
     t.clock.advance(10 * 60_000);
     samples = await refreshedScrape(t);
-    expect(total(samples, 'guide_webhook_due_attempts', { lane: 'healthy' })).toBe(1);
-    expect(total(samples, 'guide_webhook_oldest_due_attempt_age_seconds', { lane: 'healthy' })).toBeGreaterThanOrEqual(600);
-    expect(has(samples, 'guide_webhook_oldest_due_attempt_age_seconds', { lane: 'failing' })).toBe(true);
+    expect(total(samples, 'guide_webhook_due_attempts', { lane: 'failing' })).toBe(1);
+    expect(total(samples, 'guide_webhook_oldest_due_attempt_age_seconds', { lane: 'failing' })).toBeGreaterThanOrEqual(600);
+    expect(has(samples, 'guide_webhook_oldest_due_attempt_age_seconds', { lane: 'healthy' })).toBe(true);
     expect(total(samples, 'guide_metrics_queries_refreshed_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 60);
   });
 });

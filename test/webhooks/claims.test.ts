@@ -23,9 +23,11 @@ const failed: DeliveryOutcome = { delivered: false, status: 500, body: '', error
 const delivered: DeliveryOutcome = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
 const limits: ClaimLimits = { healthy: { endpoints: 100, perEndpoint: 5 }, leaseMs: 1000 };
 
-async function endpointWithPing() {
+/** An endpoint with its ping waiting; unless `fresh`, one that has answered 2xx before (proven), so that it is claimed in the healthy lane. */
+async function endpointWithPing(fresh = false) {
   const { team } = await soloTeam(t);
   const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/hook', events: ['guide.created'] });
+  if (!fresh) await t.service.ctx.db.updateTable('webhook_queues').set({ proven: 1 }).where('endpoint_id', '=', endpoint.id).execute();
   return { team, endpoint };
 }
 
@@ -35,7 +37,7 @@ async function claimOf(endpointId: string, given: ClaimLimits = limits): Promise
 }
 
 const recorder = () => new OutcomeRecorder(t.service.ctx, policy, { urgentEveryMs: 0, deliveredEveryMs: 0 });
-const sentUnder = (batch: ClaimedBatch, outcome: DeliveryOutcome): SentAttempt => ({ at: t.clock.now(), headers: '{}', outcome, failuresBefore: 0, token: batch.claim.token });
+const sentUnder = (batch: ClaimedBatch, outcome: DeliveryOutcome): SentAttempt => ({ at: t.clock.now(), headers: '{}', outcome, failuresBefore: 0, proving: !batch.claim.proven, token: batch.claim.token });
 
 async function attemptsOf(endpointId: string) {
   return t.service.ctx.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('seq').execute();
@@ -90,7 +92,40 @@ describe('claims', () => {
     expect([sickBatch.lane, sickBatch.attempts.length]).toEqual(['failing', 1]);
     const wellBatch = all.find((batch) => batch.claim.endpointId === well.endpoint.id)!;
     expect([wellBatch.lane, wellBatch.attempts.length]).toEqual(['healthy', 2]);
-    for (const batch of all) expect(batch.lane).toBe((await queueOf(batch.claim.endpointId)).failures > 0 ? 'failing' : 'healthy');
+    for (const batch of all) expect(batch.lane).toBe((await queueOf(batch.claim.endpointId)).failures > 0 || !batch.claim.proven ? 'failing' : 'healthy');
+  });
+
+  it('a new endpoint is probed in the failing lane, one attempt at a time, until a 2xx proves it; then its backlog goes as a healthy batch', async () => {
+    const fresh = await endpointWithPing(true);
+    await createGuide(t, fresh.team.id);
+    await createGuide(t, fresh.team.id);
+    const everyLane = { healthy: { endpoints: 100, perEndpoint: 5 }, failing: { endpoints: 100, perEndpoint: 1 }, leaseMs: 1000 };
+    const probe = (await claimBatches(t.service.ctx, everyLane)).find((batch) => batch.claim.endpointId === fresh.endpoint.id)!;
+    expect([probe.lane, probe.attempts.length, probe.claim.proven]).toEqual(['failing', 1, false]);
+    expect((await queueOf(fresh.endpoint.id)).failures).toBe(0); // not answering yet is not a failure
+
+    const outcomes = recorder();
+    await outcomes.record(probe.attempts[0]!, sentUnder(probe, delivered));
+    await outcomes.release(probe.claim);
+    expect((await queueOf(fresh.endpoint.id)).proven).toBe(1);
+    const backlog = (await claimBatches(t.service.ctx, everyLane)).find((batch) => batch.claim.endpointId === fresh.endpoint.id)!;
+    expect([backlog.lane, backlog.attempts.length, backlog.claim.proven]).toEqual(['healthy', 2, true]);
+  });
+
+  it('a new endpoint that fails stays unproven: after its breaker heals it is proven only by a 2xx', async () => {
+    const fresh = await endpointWithPing(true);
+    const everyLane = { healthy: { endpoints: 100, perEndpoint: 5 }, failing: { endpoints: 100, perEndpoint: 1 }, leaseMs: 1000 };
+    const probe = (await claimBatches(t.service.ctx, everyLane)).find((batch) => batch.claim.endpointId === fresh.endpoint.id)!;
+    const outcomes = recorder();
+    await outcomes.record(probe.attempts[0]!, sentUnder(probe, failed));
+    await outcomes.release(probe.claim);
+    expect(await queueOf(fresh.endpoint.id)).toMatchObject({ failures: 1, proven: 0 });
+    t.clock.advance(60_000); // past the retry
+    const retry = (await claimBatches(t.service.ctx, everyLane)).find((batch) => batch.claim.endpointId === fresh.endpoint.id)!;
+    expect(retry.lane).toBe('failing');
+    await outcomes.record(retry.attempts[0]!, { ...sentUnder(retry, delivered), failuresBefore: 1 });
+    await outcomes.release(retry.claim);
+    expect(await queueOf(fresh.endpoint.id)).toMatchObject({ failures: 0, proven: 1 });
   });
 
   it('the outcome of a lapsed claim is refused; the claim that took over records it and schedules one retry', async () => {

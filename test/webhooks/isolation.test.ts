@@ -20,9 +20,12 @@ afterEach(async () => {
   }
 });
 
-async function scriptedService(reply: (path: string) => Reply, lanes: Partial<LaneLimits>, env: Record<string, string> = {}) {
+/** Answers by path, and by event type (`ping`, `guide.created`, …). */
+type Script = (path: string, event: string) => Reply;
+
+async function scriptedService(reply: Script, lanes: Partial<LaneLimits>, env: Record<string, string> = {}) {
   const transport = new ScriptedTransport();
-  transport.reply = reply;
+  transport.reply = (path, delivery) => reply(path, delivery.headers['x-service-event']!);
   // No jitter: retries fall due exactly one delay later, so the probe gap (the delay less the most
   // jitter could take) comes strictly before them.
   const s = await startTestService({ ...ENV, ...env }, { transport, lanes, random: () => 0 });
@@ -39,6 +42,20 @@ async function endpointAt(s: TestService, path: string, events = ['guide.created
   return { team, endpoint };
 }
 
+/**
+ * An endpoint at `path` that has answered 2xx (its ping, which the script must answer so): it is claimed
+ * in the healthy lane from here on, where a new endpoint is probed in the failing lane until it answers.
+ */
+async function provenEndpointAt(s: TestService, transport: ScriptedTransport, path: string) {
+  const made = await endpointAt(s, path);
+  await transport.waitForStarts(path, 1);
+  await eventually('the ping to prove the endpoint', async () => {
+    const queue = await s.service.ctx.db.selectFrom('webhook_queues').select(['proven', 'claim_token']).where('endpoint_id', '=', made.endpoint.id).executeTakeFirstOrThrow();
+    return queue.proven === 1 && queue.claim_token === null;
+  });
+  return made;
+}
+
 /** Moves the service's clock and wakes its worker, as time passing would. */
 function advance(s: TestService, ms: number): void {
   s.clock.advance(ms);
@@ -47,22 +64,25 @@ function advance(s: TestService, ms: number): void {
 
 describe('a healthy endpoint is never kept waiting by others (decisions §9)', () => {
   it('receivers that start to hang cannot fill the healthy lane: a batch that waits longer than slowAfterMs gives its place up', async () => {
-    const { s, transport } = await scriptedService((path) => (path.startsWith('/hang') ? 'hang' : { status: 200 }), { healthy: 2, slowAfterMs: 1000 });
-    for (let i = 0; i < 4; i++) await endpointAt(s, `/hang/${i}`);
-    await transport.waitForStarts('/hang/0', 1);
-    await transport.waitForStarts('/hang/1', 1);
+    const { s, transport } = await scriptedService((path, event) => (path.startsWith('/hang') && event !== 'ping' ? 'hang' : { status: 200 }), { healthy: 2, slowAfterMs: 1000 });
+    const hanging = [];
+    for (let i = 0; i < 4; i++) hanging.push(await provenEndpointAt(s, transport, `/hang/${i}`));
+    const healthy = await provenEndpointAt(s, transport, '/ok');
+    for (const { team } of hanging) await createGuide(s, team.id);
+    await transport.waitForStarts('/hang/0', 2);
+    await transport.waitForStarts('/hang/1', 2);
     expect(s.service.worker!.inFlight).toMatchObject({ healthy: 2, slow: 0 });
 
-    await endpointAt(s, '/ok');
-    // Each second of waiting lets two more in; the healthy endpoint's ping is the newest in line.
+    await createGuide(s, healthy.team.id);
+    // Each second of waiting lets two more in; the healthy endpoint's event is the newest in line.
     advance(s, 1000);
-    await transport.waitForStarts('/hang/3', 1);
+    await transport.waitForStarts('/hang/3', 2);
     advance(s, 1000);
-    const [ping] = await transport.waitForStarts('/ok', 1);
-    expect(ping!.event).toBe('ping');
+    const [, created] = await transport.waitForStarts('/ok', 2);
+    expect(created!.event).toBe('guide.created');
     // Not one of the hanging receivers had answered when it went out.
     expect(transport.hangingCount).toBe(4);
-    expect(ping!.inFlight).toMatchObject({ healthy: 1, slow: 4 }); // its own batch, and the four that wait
+    expect(created!.inFlight).toMatchObject({ healthy: 1, slow: 4 }); // its own batch, and the four that wait
   });
 
   it('failing endpoints are probed in a lane of their own: with it full, a healthy endpoint still gets its events at once', async () => {
@@ -74,6 +94,7 @@ describe('a healthy endpoint is never kept waiting by others (decisions §9)', (
       return seen.get(path) === 1 ? { status: 500 } : 'hang';
     };
     const { s, transport } = await scriptedService(reply, { healthy: 1, failing: 1 });
+    const healthy = await provenEndpointAt(s, transport, '/ok');
     const flaky = [];
     for (let i = 0; i < 3; i++) flaky.push(await endpointAt(s, `/flaky/${i}`));
     for (let i = 0; i < 3; i++) await transport.waitForStarts(`/flaky/${i}`, 1);
@@ -81,8 +102,6 @@ describe('a healthy endpoint is never kept waiting by others (decisions §9)', (
     for (const { team } of flaky) await createGuide(s, team.id);
     await eventually('a probe hanging in the failing lane', () => transport.hangingCount === 1);
 
-    const healthy = await endpointAt(s, '/ok');
-    await transport.waitForStarts('/ok', 1);
     await createGuide(s, healthy.team.id, { title: 'For the healthy one' });
     const [, created] = await transport.waitForStarts('/ok', 2);
     expect(created!.event).toBe('guide.created');
@@ -93,22 +112,24 @@ describe('a healthy endpoint is never kept waiting by others (decisions §9)', (
   });
 
   it('when little room is left in all, the healthy lane takes its places first: a failing endpoint\'s probe waits for the next free place', async () => {
-    const reply = (path: string): Reply => (path === '/flaky' ? { status: 500 } : path.startsWith('/hold') ? 'hang' : { status: 200 });
+    const reply = (path: string, event: string): Reply => (path === '/flaky' ? { status: 500 } : path.startsWith('/hold') && event !== 'ping' ? 'hang' : { status: 200 });
     // One batch in flight in all, though each lane alone would take two; nothing turns slow.
     const { s, transport } = await scriptedService(reply, { healthy: 2, failing: 2, inFlight: 1, slowAfterMs: 60 * MINUTE });
+    const first = await provenEndpointAt(s, transport, '/hold/first');
+    const second = await provenEndpointAt(s, transport, '/hold/second');
     const flaky = await endpointAt(s, '/flaky');
     await transport.waitForStarts('/flaky', 1);
     await eventually('the failed ping to be recorded', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
 
-    await endpointAt(s, '/hold/first');
-    await transport.waitForStarts('/hold/first', 1);
-    // With the one place taken, a healthy endpoint's ping and the failing endpoint's probe both wait.
-    await endpointAt(s, '/hold/second');
+    await createGuide(s, first.team.id);
+    await transport.waitForStarts('/hold/first', 2);
+    // With the one place taken, a healthy endpoint's event and the failing endpoint's probe both wait.
+    await createGuide(s, second.team.id);
     await createGuide(s, flaky.team.id);
 
     transport.answerHanging(ANSWERED_200);
-    const [second] = await transport.waitForStarts('/hold/second', 1);
-    expect(second!.inFlight).toMatchObject({ healthy: 1, failing: 0 });
+    const [, secondCreated] = await transport.waitForStarts('/hold/second', 2);
+    expect(secondCreated!.inFlight).toMatchObject({ healthy: 1, failing: 0 });
     // The probe was not claimed beside it: the look after the place came free took the healthy lane only.
     expect(s.service.worker!.inFlight).toMatchObject({ healthy: 1, failing: 0, slow: 0 });
     expect(transport.startedOn('/flaky')).toHaveLength(1);
@@ -179,18 +200,24 @@ describe('a failing endpoint costs only its own time (decisions §9)', () => {
 
   it('the failing lane starts its probes at a pace (failingPerSecond), so a wave of failures is spread out while a healthy endpoint goes at once', async () => {
     // Two probes a second: at most one saved up, then one every 500 ms of the service's clock.
-    const { s, transport } = await scriptedService((path) => (path.startsWith('/fail') ? { status: 500 } : { status: 200 }), { failingPerSecond: 2 });
+    const { s, transport } = await scriptedService((path, event) => (path.startsWith('/fail') && event !== 'ping' ? { status: 500 } : { status: 200 }), { failingPerSecond: 2 });
+    // New endpoints are probed at the same pace until they answer: each ping waits for its turn.
     const failing = [];
-    for (let i = 0; i < 3; i++) failing.push(await endpointAt(s, `/fail/${i}`));
-    // Each ping fails in the healthy lane: every endpoint is failing from here on.
-    for (const { endpoint } of failing) await eventually('the failed ping', async () => (await allAttempts(s, endpoint.id)).some((a) => a.status === 'failed'));
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) advance(s, 500);
+      failing.push(await provenEndpointAt(s, transport, `/fail/${i}`));
+    }
+    advance(s, 500);
+    const healthy = await provenEndpointAt(s, transport, '/ok');
+    // Each endpoint's first event fails in the healthy lane: every one of them is failing from here on.
+    for (const { team } of failing) await createGuide(s, team.id, { title: 'Fails' });
+    for (const { endpoint } of failing) await eventually('the failed event', async () => (await allAttempts(s, endpoint.id)).some((a) => a.status === 'failed'));
+    advance(s, 500); // the pace has one probe saved up again
     for (const { team } of failing) await createGuide(s, team.id);
-    const probes = () => transport.started.filter((d) => d.path.startsWith('/fail') && d.event === 'guide.created');
+    const probes = () => transport.started.filter((d) => d.path.startsWith('/fail') && d.event === 'guide.created' && !d.body.includes('"Fails"'));
     await eventually('the first probe', () => probes().length === 1);
 
     // The pace holds the other two while the clock stands still; a healthy endpoint is not held.
-    const healthy = await endpointAt(s, '/ok');
-    await transport.waitForStarts('/ok', 1);
     await createGuide(s, healthy.team.id);
     await transport.waitForStarts('/ok', 2);
     await eventually('the worker to go idle', () => Object.values(s.service.worker!.inFlight).every((n) => n === 0));
@@ -202,6 +229,23 @@ describe('a failing endpoint costs only its own time (decisions §9)', () => {
     expect(probes()).toHaveLength(2);
     advance(s, 500);
     await eventually('the third probe', () => probes().length === 3);
+  });
+
+  it('new endpoints are probed at the failing lane\'s pace until they answer 2xx, so a wave of new receivers that hang costs a proven endpoint nothing', async () => {
+    const { s, transport } = await scriptedService((path) => (path.startsWith('/new') ? 'hang' : { status: 200 }), { failingPerSecond: 2, failing: 10 });
+    const healthy = await provenEndpointAt(s, transport, '/ok');
+    advance(s, 500); // the pace has one probe saved up
+    for (let i = 0; i < 5; i++) await endpointAt(s, `/new/${i}`);
+    const pings = () => transport.started.filter((d) => d.path.startsWith('/new'));
+    await eventually('the first ping', () => pings().length === 1);
+
+    await createGuide(s, healthy.team.id);
+    const [, created] = await transport.waitForStarts('/ok', 2);
+    expect(created!.inFlight).toMatchObject({ healthy: 1, failing: 1 }); // its own batch, and the one ping, hanging
+    expect(pings()).toHaveLength(1);
+    advance(s, 500);
+    await eventually('the second ping', () => pings().length === 2);
+    expect(pings().every((d) => d.event === 'ping')).toBe(true);
   });
 
   it('a new URL is a new receiver: what the breaker held back goes to it at once', async () => {
