@@ -24,10 +24,8 @@ export type Lane = (typeof LANES)[number];
 // index's own condition (src/db/migrations/0013_proven_queues.ts).
 const IN_LANE: Record<Lane, RawBuilder<boolean>> = { healthy: sql<boolean>`failures = 0 AND proven = 1`, failing: sql<boolean>`(failures > 0 OR proven = 0)` };
 
-/** The lane of the queue row `alias`, as an SQL expression ('healthy' or 'failing'). */
-export function laneOfQueue(alias: string): RawBuilder<Lane> {
-  return sql<Lane>`CASE WHEN ${sql.ref(`${alias}.failures`)} = 0 AND ${sql.ref(`${alias}.proven`)} = 1 THEN 'healthy' ELSE 'failing' END`;
-}
+/** The lane of a queue row, as an SQL expression ('healthy' or 'failing'), for a query whose only table with these columns is webhook_queues. */
+export const QUEUE_LANE = sql<Lane>`CASE WHEN ${IN_LANE.healthy} THEN 'healthy' ELSE 'failing' END`;
 
 export interface QueueClaim {
   endpointId: string;

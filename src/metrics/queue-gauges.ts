@@ -9,7 +9,7 @@ import type { Clock } from '../domain/clock.js';
 import { MAX_SEND_ATTEMPTS } from '../mail/mailer.js';
 import { Gauge } from 'prom-client';
 import { METRICS_PREFIX, type ServiceMetrics } from './service-metrics.js';
-import { LANES, laneOfQueue } from '../domain/delivery-queues.js';
+import { LANES, QUEUE_LANE } from '../domain/delivery-queues.js';
 
 export const REFRESH_MS = 5000;
 /** Due attempts counted at most: a backlog past this is reported as this (the count stays one index range). */
@@ -109,7 +109,7 @@ export class QueueGauges {
 
     // The oldest due first, from the (status, due_at, seq) index, at most DUE_COUNTED_AT_MOST of them.
     const due = await sql<{ lane: string; waiting: number | string; oldest: string | null }>`
-      SELECT ${laneOfQueue('q')} AS lane, count(*) AS waiting, min(a.due_at) AS oldest
+      SELECT ${QUEUE_LANE} AS lane, count(*) AS waiting, min(a.due_at) AS oldest
       FROM (SELECT endpoint_id, due_at FROM webhook_attempts WHERE status = 'scheduled' AND due_at <= ${nowText}
             ORDER BY due_at LIMIT ${DUE_COUNTED_AT_MOST}) a
       LEFT JOIN webhook_queues q ON q.endpoint_id = a.endpoint_id
