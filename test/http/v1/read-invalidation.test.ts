@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LISTENER_NAME } from '../../../src/db/notification-listener.js';
+import { HEARTBEAT, LISTENER_NAME } from '../../../src/db/notification-listener.js';
 import type { ReadCache } from '../../../src/domain/read-cache.js';
 import { createGuide, createKey, organizationWithTeams, soloTeam, startTestService, type TestService } from '../../support/service.js';
 import { type TestDatabase, testDatabase, usingPostgres } from '../../support/test-database.js';
@@ -274,6 +274,33 @@ describe.runIf(usingPostgres)('PostgreSQL: the listening connection', () => {
       expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while nobody listened');
       expect(cache().stats.misses, 'the key and the answer both served from the cache').toBe(misses);
     } finally {
+      await admin.end();
+    }
+  });
+
+  it('a listening connection that goes quiet without closing is found by its heartbeat: the cache suspends until listening again', async () => {
+    const w = await world();
+    const path = `/v1/guides/${w.guides[0]!.id}`;
+    await cached.get(path, w.orgKey);
+    const admin = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await admin.connect();
+    // The listeners' server processes stopped, not ended: their connections stay open and say nothing, as
+    // ones to a host that is gone would.
+    const quiet: number[] = [];
+    try {
+      const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1 and datname = current_database()', [LISTENER_NAME]);
+      for (const { pid } of rows) {
+        process.kill(pid, 'SIGSTOP');
+        quiet.push(pid);
+      }
+      expect(quiet.length).toBeGreaterThan(0);
+      await eventually('the cache suspended', () => !cache().serving, { timeoutMs: HEARTBEAT.everyMs + HEARTBEAT.timeoutMs + 2000 });
+      await uncached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Written while the listener was quiet' });
+      expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while the listener was quiet');
+      await eventually('listening again on a new connection', () => cache().serving, { timeoutMs: 10_000 });
+      expect(logLines.some((line) => line.includes('no heartbeat back'))).toBe(true);
+    } finally {
+      for (const pid of quiet) process.kill(pid, 'SIGCONT');
       await admin.end();
     }
   });
