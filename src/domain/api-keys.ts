@@ -36,7 +36,7 @@ export type Authentication =
 
 const DAY_MS = 86_400_000;
 
-function present(row: ApiKeysTable): ApiKey {
+function apiKeyOf(row: ApiKeysTable): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -85,7 +85,7 @@ export async function createApiKey(ctx: DomainContext, input: ApiKeyInput): Prom
     await trx.insertInto('api_keys').values(row).execute();
     touched(trx, 'api_keys', [tag.key(row.secret_hash)]);
   });
-  return { key: present(row), secret };
+  return { key: apiKeyOf(row), secret };
 }
 
 export async function listApiKeys(ctx: DomainContext, home: Home): Promise<ApiKey[]> {
@@ -99,7 +99,7 @@ export async function listApiKeys(ctx: DomainContext, home: Home): Promise<ApiKe
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map(present);
+  return rows.map(apiKeyOf);
 }
 
 export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void> {
@@ -138,7 +138,7 @@ export async function findKeyByHash(db: Executor, hash: string): Promise<KeyReco
   const row = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
   if (!row || row.revoked_at !== null) return null;
   const policy = await policyFor(db, row.home_type, row.home_id);
-  return policy === null ? null : { key: present(row), policy };
+  return policy === null ? null : { key: apiKeyOf(row), policy };
 }
 
 /** What a found key (or none) allows now: expiry is a matter of the clock, so it is checked on every use. */

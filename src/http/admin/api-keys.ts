@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { AdminRoutes } from './admin-plugin.js';
+import { presentApiKey } from './presenters.js';
 import { HomeQuery, IdParams, NewApiKey } from './schemas.js';
 
 export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
@@ -24,7 +25,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
     async (request, reply) => {
       await can.home(request, request.body.home);
       const { key, secret } = await createApiKey(ctx, request.body);
-      return reply.code(201).send({ data: key, secret });
+      return reply.code(201).send({ data: presentApiKey(key), secret });
     },
   );
 
@@ -43,7 +44,7 @@ export const registerApiKeys: AdminRoutes = (app, { ctx, can, respond }) => {
     async (request) => {
       const home = { type: request.query.home_type, id: request.query.home_id };
       await can.home(request, home);
-      return { data: await listApiKeys(ctx, home) };
+      return { data: (await listApiKeys(ctx, home)).map(presentApiKey) };
     },
   );
 

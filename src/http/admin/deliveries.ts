@@ -6,6 +6,7 @@ import { EVENT_TYPES } from '../../domain/events.js';
 import { ProblemError } from '../problem.js';
 import { Cursor, Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
+import { presentAttempt } from './presenters.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';
 
@@ -49,9 +50,10 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
       const until = request.query.until === undefined ? undefined : new Date(request.query.until).toISOString();
       if (since !== undefined && until !== undefined && until <= since) throw new ProblemError('invalid_request', "Parameter 'until' must be later than 'since'");
       const binding = { holder: 'admin', filters: [endpointId, status, eventType, eventId, since, until] };
-      return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, (after) =>
-        attemptPage(ctx, { endpointId, status, eventType, eventId, since, until, limit: request.query.limit ?? 50, after }),
-      );
+      return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, async (after) => {
+        const page = await attemptPage(ctx, { endpointId, status, eventType, eventId, since, until, limit: request.query.limit ?? 50, after });
+        return { items: page.items.map(presentAttempt), next: page.next };
+      });
     },
   );
 
@@ -69,7 +71,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
     },
     async (request, reply) => {
       await can.attempt(request, request.params.id);
-      return reply.code(202).send({ data: await resendAttempt(ctx, request.params.id) });
+      return reply.code(202).send({ data: presentAttempt(await resendAttempt(ctx, request.params.id)) });
     },
   );
 };

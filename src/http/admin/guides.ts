@@ -16,7 +16,7 @@ import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { teamGuideList } from '../../domain/team-guide-list.js';
 import { Cursor, Nullable, Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
-import { presentAdminGuide } from './presenters.js';
+import { presentAdminGuide, presentGuideSummary } from './presenters.js';
 import { GuideFields, IdParams, NewGuide } from './schemas.js';
 
 const GuideAnswer = Type.Object({ data: Type.Ref('AdminGuide') });
@@ -50,7 +50,10 @@ export const registerGuides: AdminRoutes = (app, { ctx, can, respond }) => {
       const { team_id: teamId, cursor } = request.query;
       await can.team(request, teamId, 'read');
       const binding = { holder: 'admin', filters: ['guides', teamId] };
-      return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, (after) => teamGuideList(ctx, teamId, request.query.limit ?? 50, after));
+      return keysetList(ctx.cursorSecret, binding, cursor, NOT_THIS_LIST, async (after) => {
+        const page = await teamGuideList(ctx, teamId, request.query.limit ?? 50, after);
+        return { items: page.items.map(presentGuideSummary), next: page.next };
+      });
     },
   );
 

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { listMail } from '../../mail/mail-outbox.js';
 import type { AdminRoutes } from './admin-plugin.js';
+import { presentMail } from './presenters.js';
 
 export const registerMail: AdminRoutes = (app, { ctx, respond }) => {
   app.get(
@@ -15,6 +16,6 @@ export const registerMail: AdminRoutes = (app, { ctx, respond }) => {
         response: respond(200, 'The e-mails', Type.Object({ data: Type.Array(Type.Ref('AdminMail')) })),
       },
     },
-    async (request) => ({ data: await listMail(ctx.db, request.query.limit ?? 100) }),
+    async (request) => ({ data: (await listMail(ctx.db, request.query.limit ?? 100)).map(presentMail) }),
   );
 };

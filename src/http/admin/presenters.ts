@@ -1,12 +1,20 @@
 // The only place where domain values become management API wire shapes.
+import type { ApiKey } from '../../domain/api-keys.js';
 import type { GuideRow } from '../../domain/guides/guide-record.js';
 import { parseSteps } from '../../domain/guides/guide-record.js';
 import { fullGuideBody } from '../../domain/guides/guide-body.js';
 import type { Organization } from '../../domain/organizations.js';
+import type { TeamGuideSummary } from '../../domain/team-guide-list.js';
 import type { Team } from '../../domain/teams.js';
 import type { User } from '../../domain/users.js';
 import type { Plan } from '../../db/schema.js';
+import type { MailEntry } from '../../mail/mail-outbox.js';
+import type { AttemptView } from '../../webhooks/deliveries.js';
+import type { EndpointHealth } from '../../webhooks/health.js';
 import { presentGuide } from '../v1/presenters.js';
+
+// Members are answered with the v1 `Member` schema, so both interfaces present them one way.
+export { presentMember } from '../v1/presenters.js';
 
 export function presentOrganization(organization: Organization) {
   return {
@@ -53,4 +61,73 @@ export function presentAdminGuide(view: AdminGuideView) {
     processing_state: view.row.processing_state,
     processing_error: view.row.processing_error,
   };
+}
+
+export function presentGuideSummary(guide: TeamGuideSummary) {
+  return {
+    id: guide.id,
+    team_id: guide.team_id,
+    title: guide.title,
+    description: guide.description,
+    permalink: guide.permalink,
+    publish_status: guide.publish_status,
+    is_public: guide.is_public,
+    processing_state: guide.processing_state,
+    created_at: guide.created_at,
+    updated_at: guide.updated_at,
+  };
+}
+
+/** A key without its secret: only the creation answer carries that, beside the key. */
+export function presentApiKey(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    home: { type: key.home.type, id: key.home.id },
+    scopes: key.scopes,
+    expires_at: key.expires_at,
+    created_at: key.created_at,
+    last_used_at: key.last_used_at,
+    secret_hint: key.secret_hint,
+  };
+}
+
+export function presentAttempt(attempt: AttemptView) {
+  return {
+    id: attempt.id,
+    endpoint_id: attempt.endpoint_id,
+    event_id: attempt.event_id,
+    event_type: attempt.event_type,
+    attempt_number: attempt.attempt_number,
+    status: attempt.status,
+    request_headers: attempt.request_headers,
+    request_body: attempt.request_body,
+    response_status: attempt.response_status,
+    response_body: attempt.response_body,
+    error: attempt.error,
+    duration_ms: attempt.duration_ms,
+    created_at: attempt.created_at,
+    sent_at: attempt.sent_at,
+    due_at: attempt.due_at,
+    next_attempt_at: attempt.next_attempt_at,
+  };
+}
+
+export function presentEndpointHealth(health: EndpointHealth) {
+  const last = health.last_attempt;
+  return {
+    endpoint_id: health.endpoint_id,
+    last_attempt: last && { status: last.status, sent_at: last.sent_at },
+    since: health.since,
+    delivered: health.delivered,
+    failed: health.failed,
+    success_rate: health.success_rate,
+    consecutive_failures: health.consecutive_failures,
+    next_retry_at: health.next_retry_at,
+    hours: health.hours.map((hour) => ({ start: hour.start, delivered: hour.delivered, failed: hour.failed })),
+  };
+}
+
+export function presentMail(mail: MailEntry) {
+  return { id: mail.id, to: mail.to, subject: mail.subject, text: mail.text, created_at: mail.created_at, sent_at: mail.sent_at };
 }

@@ -5,7 +5,7 @@ import { createTeam, requireTeam, type Team, teamPlans, updateTeam } from '../..
 import { createUser, requireUser } from '../../domain/users.js';
 import { Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
-import { presentTeam, presentUser } from './presenters.js';
+import { presentMember, presentTeam, presentUser } from './presenters.js';
 import { IdParams, NewTeam, RoleSchema, TeamFields, UserFields } from './schemas.js';
 import type { DomainContext } from '../../domain/context.js';
 
@@ -69,7 +69,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     async (request) => {
       await can.team(request, request.params.id, 'read');
       const team = await requireTeam(ctx.db, request.params.id);
-      return { data: await listMembers(ctx.db, team.id) };
+      return { data: (await listMembers(ctx.db, team.id)).map(presentMember) };
     },
   );
 
@@ -86,7 +86,7 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
       },
     },
     async (request) => ({
-      data: await putMember(ctx, request.params.team_id, request.params.user_id, request.body.role),
+      data: presentMember(await putMember(ctx, request.params.team_id, request.params.user_id, request.body.role)),
     }),
   );
 

@@ -5,6 +5,7 @@ import { createEndpoint, deleteEndpoint, type Endpoint, listEndpoints, pingEndpo
 import { endpointHealth } from '../../webhooks/health.js';
 import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import type { AdminRoutes } from './admin-plugin.js';
+import { presentEndpointHealth } from './presenters.js';
 import { HomeQuery, IdParams } from './schemas.js';
 import { standardWebhooksSecret } from '../../webhooks/signing.js';
 import { EndpointChanges, NewEndpoint, SigningKey } from './webhook-schemas.js';
@@ -94,7 +95,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: await endpointHealth(ctx, request.params.id) };
+      return { data: presentEndpointHealth(await endpointHealth(ctx, request.params.id)) };
     },
   );
 
