@@ -225,6 +225,34 @@ describe('the read cache against the uncached service on the same store', () => 
     expect(cache().stats.misses).toBe(misses + 1);
   });
 
+  it('revoking a key drops that key’s answers and no other key’s', async () => {
+    const w = await world();
+    const revoked = await createKey(cached, { type: 'team', id: w.teams[0]!.id });
+    const paths = ['/v1/guides', `/v1/guides/${w.guides[0]!.id}`, '/v1/teams'];
+    for (const key of [revoked.secret, w.teamKey, w.orgKey]) for (const path of paths) await cached.get(path, key);
+    expect((await cached.adminRaw('DELETE', `/api-keys/${revoked.id}`)).statusCode).toBe(204);
+    const misses = cache().stats.misses;
+    for (const key of [w.teamKey, w.orgKey]) for (const path of paths) await cached.get(path, key);
+    expect(cache().stats.misses, 'the same team’s other keys are still served from the cache').toBe(misses);
+    expect((await cached.get('/v1/guides', revoked.secret)).statusCode).toBe(401);
+  });
+
+  it('an organization’s policy change drops its keys’ answers and none of another organization’s or team’s', async () => {
+    const w = await world();
+    const other = await world();
+    const paths = ['/v1/guides', '/v1/guides?q=fjord', '/v1/teams'];
+    const keep = [other.orgKey, other.teamKey, w.soloKey];
+    for (const key of [w.orgKey, w.teamKey, ...keep]) for (const path of paths) await cached.get(path, key);
+    await cached.admin('PATCH', `/organizations/${w.organization.id}`, { org_keys_only: true });
+    const misses = cache().stats.misses;
+    for (const key of keep) for (const path of paths) await cached.get(path, key);
+    expect(cache().stats.misses, 'other homes’ answers are still served from the cache').toBe(misses);
+    // The team key of that organization is refused now, and its organization key's answers are computed anew.
+    expect((await cached.get('/v1/guides', w.teamKey)).statusCode).toBe(403);
+    expect((await cached.get('/v1/guides', w.orgKey)).statusCode).toBe(200);
+    expect(cache().stats.misses).toBeGreaterThan(misses);
+  });
+
   it('every v1 read says what it depends on, so every answer is kept (no read of an undeclared table)', async () => {
     const w = await world();
     const urls = await urlsOf(w);
