@@ -1,8 +1,11 @@
 // Queries reach PostgreSQL as named prepared statements: plain queries only, one name per text, and no
 // more than 500 names, so that a connection never holds more prepared statements than that.
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/db/database.js';
 import { preparingPool } from '../../src/db/prepared-statements.js';
+import { testDatabase, usingPostgres } from '../support/test-database.js';
 
 function fakePool() {
   const sent: unknown[] = [];
@@ -40,5 +43,23 @@ describe('prepared statements', () => {
     expect(named.slice(0, 500).every(Boolean)).toBe(true);
     expect(named[500]).toBe(false);
     expect(named[501]).toBe(true);
+  });
+});
+
+describe.runIf(usingPostgres)('prepared statements on a PostgreSQL store', () => {
+  it('the store’s queries are prepared on their connection under their name', async () => {
+    const database = await testDatabase();
+    const store = openStore(database.env.DATABASE_URL!);
+    try {
+      // One transaction keeps one connection, whose prepared statements pg_prepared_statements shows.
+      const prepared = await store.db.transaction().execute(async (trx) => {
+        await sql`select 41 + 1 as answer`.execute(trx);
+        return (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx)).rows;
+      });
+      expect(prepared.find((row) => row.statement === 'select 41 + 1 as answer')?.name).toMatch(/^s[\w-]{24}$/);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
   });
 });

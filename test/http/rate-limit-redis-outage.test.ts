@@ -5,7 +5,9 @@
 // of its own, so that it can kill it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RATE_LIMIT_TABLE } from '../../src/db/migrations/0003_shared_rate_limits.js';
 import { freePort } from '../support/processes.js';
 import { soloTeam, startTestService, type TestService } from '../support/service.js';
 import { testDatabase, type TestDatabase, usingPostgres } from '../support/test-database.js';
@@ -132,6 +134,26 @@ describe.each(stores)('rate limits across a Redis outage, on $name', (store) => 
     const fresh = await soloTeam(t);
     // Another key is untouched by all this.
     expect(await send(t, fresh.key, 3)).toBe(3);
+  });
+
+  it.runIf(store.name === 'PostgreSQL')('while Redis answers, requests are counted in Redis and the database’s counts are not touched', async () => {
+    const port = await freePort();
+    await startRedis(port);
+    const databaseUrl = await openStore(store);
+    const { t } = await startService(databaseUrl, port);
+    const { key } = await soloTeam(t);
+    expect(await send(t, key, 5)).toBe(5);
+    const redis = new Redis({ port, host: '127.0.0.1' });
+    const database = new pg.Client({ connectionString: databaseUrl });
+    await database.connect();
+    try {
+      expect((await redis.keys('guide-service:*:rate*')).length).toBeGreaterThan(0);
+      const { rows } = await database.query<{ n: string }>(`select count(*) as n from ${RATE_LIMIT_TABLE}`);
+      expect(Number(rows[0]!.n)).toBe(0);
+    } finally {
+      redis.disconnect();
+      await database.end();
+    }
   });
 
   it.runIf(store.name === 'PostgreSQL')('a process with no request when Redis dies still hands its counts to the others', async () => {
