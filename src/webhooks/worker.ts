@@ -250,9 +250,12 @@ export class DeliveryWorker extends WakeableLoop {
   private linger(running: RunningBatch, lastSeq: number): Promise<NextAttempts | null> {
     if (!this.isRunning) return Promise.resolve(null);
     return new Promise((resume) => {
+      const laneWasFull = this.roomIn('healthy') === 0;
       this.move(running, 'lingering');
       const waiting: Lingering = { running, lastSeq, resume, timer: setTimeout(() => this.endLingering(waiting, null), this.lanes.lingerMs) };
       this.lingering.set(running.batch.claim.endpointId, waiting);
+      // Its place in the healthy lane is free now; while the lane had room, nothing ready waited for one.
+      if (laneWasFull) super.wake();
     });
   }
 

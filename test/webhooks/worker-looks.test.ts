@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainContext } from '../../src/domain/context.js';
 import { DeliveryWorker, type LaneLimits } from '../../src/webhooks/worker.js';
 import { QueryCounter } from '../support/query-counter.js';
-import { ScriptedTransport } from '../support/scripted-transport.js';
+import { ANSWERED_200, ScriptedTransport } from '../support/scripted-transport.js';
 import { soloTeam, useTestService } from '../support/service.js';
 import { eventually } from '../support/waiting.js';
 
@@ -119,5 +119,32 @@ describe('a busy endpoint\'s batch lingers and reads on', () => {
     await newGuide(team.id, 'Guide 2');
     await transport.waitForStarts('/hook', 3);
     expect(claimed.count).toBe(claimsBefore + 1);
+  });
+
+  it('a lingering batch that finds more work while the healthy lane is full lets its queue go, and its event waits for a place', async () => {
+    const transport = new ScriptedTransport();
+    worker = startWorker({ ...t.service.ctx, clock: aheadAndStill() }, transport, { healthy: 1, failingPerSecond: 100, lingerMs: 60_000, slowAfterMs: 60_000 });
+    const busy = await endpointWithPing(transport);
+    await newGuide(busy.id, 'Guide 1');
+    await transport.waitForStarts('/hook', 2);
+    await eventually('the batch to linger, in no lane', () => worker!.inFlight.lingering === 1 && worker!.inFlight.healthy === 0);
+
+    // Another endpoint, proven by its ping, whose next delivery hangs: it takes the one healthy place.
+    const { team: other } = await soloTeam(t);
+    await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: other.id }, url: 'http://127.0.0.1:9/slow', events: ['guide.created'] });
+    worker.wake();
+    await transport.waitForStarts('/slow', 1);
+    await eventually('the ping recorded', () => worker!.inFlight.failing === 0);
+    transport.reply = (path) => (path === '/slow' ? 'hang' : { status: 200 });
+    await newGuide(other.id, 'Slow 1');
+    await transport.waitForStarts('/slow', 2);
+    expect(worker.inFlight.healthy).toBe(1);
+
+    await newGuide(busy.id, 'Guide 2');
+    await eventually('the lingering batch let go', () => worker!.inFlight.lingering === 0);
+    expect(transport.startedOn('/hook')).toHaveLength(2);
+    transport.answerHanging(ANSWERED_200);
+    const [, , next] = await transport.waitForStarts('/hook', 3);
+    expect((JSON.parse(next!.body) as { data: { guide: { title: string } } }).data.guide.title).toBe('Guide 2');
   });
 });
