@@ -10,16 +10,21 @@ export interface BenchServers {
   /** A PostgreSQL server the bench may create databases on. */
   postgresUrl: string;
   redisUrl: string;
-  /** A fresh, empty database on that server. */
+  /** A fresh, empty database on that server, which the databases made before it no longer share. */
   newDatabase(): Promise<string>;
   stop(): void;
 }
+
+// After the databases before are dropped, how long the server may take to settle: a checkpoint of
+// what they wrote, and any autovacuum still running on the others.
+const SETTLE_AT_MOST_MS = 60_000;
 
 export function startBenchServers(): BenchServers {
   const output = execFileSync('bash', [join(repoRoot, 'scripts', 'start-test-servers.sh')], { encoding: 'utf8', env: { ...process.env, TEST_PG_DURABLE: '1' } });
   const vars = Object.fromEntries([...output.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
   const postgresUrl = vars.TEST_DATABASE_URL!;
   let databases = 0;
+  const made: string[] = [];
   return {
     postgresUrl,
     redisUrl: vars.TEST_REDIS_URL!,
@@ -28,7 +33,18 @@ export function startBenchServers(): BenchServers {
       const client = new pg.Client({ connectionString: postgresUrl });
       await client.connect();
       try {
+        // A measurement gets the server to itself: the databases of the runs before (a bulk-loaded store,
+        // 100,000 delivered attempts) would otherwise have autovacuum and checkpoints take the cores from it.
+        for (const old of made.splice(0)) await client.query(`DROP DATABASE IF EXISTS ${old} WITH (FORCE)`);
+        await client.query('CHECKPOINT');
+        const settleBy = Date.now() + SETTLE_AT_MOST_MS;
+        while (Date.now() < settleBy) {
+          const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`);
+          if (Number(rows[0]!.n) === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
         await client.query(`CREATE DATABASE ${name}`);
+        made.push(name);
       } finally {
         await client.end();
       }
