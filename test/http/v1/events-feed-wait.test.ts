@@ -96,13 +96,14 @@ describe.runIf(usingPostgres)('on PostgreSQL', () => {
     const second = await startTestService({ ...database.env, ROLE: 'api', RATE_LIMIT_PER_MINUTE: '100000' });
     try {
       const { team, key } = await soloTeam(t);
-      // The second instance hears other processes once its listening connection has run its LISTENs.
+      // The second instance hears other processes once its listening connection has run its LISTENs; its
+      // heartbeat (a pg_notify) comes only after them.
       const admin = new pg.Client({ connectionString: database.env.DATABASE_URL });
       await admin.connect();
       try {
         await eventually('both instances listening', async () => {
           const { rows } = await admin.query(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'",
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND (query LIKE 'LISTEN%' OR query LIKE 'SELECT pg_notify%')",
             [LISTENER_NAME],
           );
           return rows[0].n >= 2;
