@@ -56,9 +56,8 @@ export interface ClaimLimits extends Partial<Record<Lane, LaneTake>> {
   leaseMs: number;
 }
 
-/** The first `count` due attempts of an endpoint's queue (after `afterSeq`), in event order. */
 /**
- * An endpoint's first `count` due attempts after `afterSeq`, from its waiting index. On PostgreSQL the
+ * An endpoint's first `count` due attempts after `afterSeq`, in event order, from its waiting index. On PostgreSQL the
  * endpoint is an array's member, and the order names it: with an equality the planner orders by `seq`
  * alone, which the primary key gives too, and with statistics taken before a drain (every attempt still
  * waiting) it walks the primary key from `afterSeq` past every attempt delivered since, of every

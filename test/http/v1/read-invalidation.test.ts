@@ -279,49 +279,47 @@ describe('the read cache against the uncached service on the same store', () => 
   });
 });
 
+/** The server processes of this database's listening connections (both services'). */
+async function listenerBackends(): Promise<number[]> {
+  const admin = new pg.Client({ connectionString: database.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1 and datname = current_database()', [LISTENER_NAME]);
+    return rows.map((row) => row.pid);
+  } finally {
+    await admin.end();
+  }
+}
+
 describe.runIf(usingPostgres)('PostgreSQL: the listening connection', () => {
   it('while it is down nothing is served from the cache, and once it is back the cache serves again', async () => {
     const w = await world();
     const path = `/v1/guides/${w.guides[0]!.id}`;
     await cached.get(path, w.orgKey);
-    const admin = new pg.Client({ connectionString: database.env.DATABASE_URL });
-    await admin.connect();
-    try {
-      // Cut this process's listener off; its writes' notifications can no longer reach it.
-      const cut = await admin.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
-        [LISTENER_NAME],
-      );
-      expect(cut.rowCount).toBeGreaterThan(0);
-      await eventually('the cache suspended', () => !cache().serving);
-      await uncached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Written while nobody listened' });
-      expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while nobody listened');
-      await eventually('listening again', () => cache().serving, { timeoutMs: 10_000 });
-      await cached.get(path, w.orgKey);
-      const misses = cache().stats.misses;
-      expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while nobody listened');
-      expect(cache().stats.misses, 'the key and the answer both served from the cache').toBe(misses);
-    } finally {
-      await admin.end();
-    }
+    // Cut the listeners off (SIGTERM is what pg_terminate_backend sends); notifications can no longer reach them.
+    const cut = await listenerBackends();
+    expect(cut.length).toBeGreaterThan(0);
+    for (const pid of cut) process.kill(pid, 'SIGTERM');
+    await eventually('the cache suspended', () => !cache().serving);
+    await uncached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Written while nobody listened' });
+    expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while nobody listened');
+    await eventually('listening again', () => cache().serving, { timeoutMs: 10_000 });
+    await cached.get(path, w.orgKey);
+    const misses = cache().stats.misses;
+    expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while nobody listened');
+    expect(cache().stats.misses, 'the key and the answer both served from the cache').toBe(misses);
   });
 
   it('a listening connection that goes quiet without closing is found by its heartbeat: the cache suspends until listening again', async () => {
     const w = await world();
     const path = `/v1/guides/${w.guides[0]!.id}`;
     await cached.get(path, w.orgKey);
-    const admin = new pg.Client({ connectionString: database.env.DATABASE_URL });
-    await admin.connect();
     // The listeners' server processes stopped, not ended: their connections stay open and say nothing, as
     // ones to a host that is gone would.
-    const quiet: number[] = [];
+    const quiet = await listenerBackends();
+    expect(quiet.length).toBeGreaterThan(0);
+    for (const pid of quiet) process.kill(pid, 'SIGSTOP');
     try {
-      const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1 and datname = current_database()', [LISTENER_NAME]);
-      for (const { pid } of rows) {
-        process.kill(pid, 'SIGSTOP');
-        quiet.push(pid);
-      }
-      expect(quiet.length).toBeGreaterThan(0);
       await eventually('the cache suspended', () => !cache().serving, { timeoutMs: HEARTBEAT.everyMs + HEARTBEAT.timeoutMs + 2000 });
       await uncached.admin('PATCH', `/guides/${w.guides[0]!.id}`, { title: 'Written while the listener was quiet' });
       expect((await cached.get(path, w.orgKey)).json().data.title).toBe('Written while the listener was quiet');
@@ -329,7 +327,6 @@ describe.runIf(usingPostgres)('PostgreSQL: the listening connection', () => {
       expect(logLines.some((line) => line.includes('no heartbeat back'))).toBe(true);
     } finally {
       for (const pid of quiet) process.kill(pid, 'SIGCONT');
-      await admin.end();
     }
   });
 });
