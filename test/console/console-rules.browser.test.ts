@@ -187,13 +187,14 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       expect(await page.evaluate('document.activeElement.id')).toBe('endpoint-description');
     });
 
-    it('asks before turning API access off or organization keys only on, saying what stops working', async () => {
+    it('asks before turning API access off or organization keys only on, saying what stops working, and gives focus back to Save', async () => {
       const operator = await consolePage(browser, viewport);
       await operator.goto(`${baseUrl}/console/#/organization/${world.organization.id}/settings`);
       await operator.getByLabel('Admin token').fill(ADMIN_TOKEN);
       await operator.getByLabel('Admin token').press('Enter');
       await operator.getByText('Plan: Growth').waitFor();
       const organization = () => t.admin('GET', `/organizations/${world.organization.id}`);
+      const focused = () => operator.evaluate(() => document.activeElement?.textContent);
 
       await operator.getByLabel('API access', { exact: true }).uncheck();
       await operator.getByRole('button', { name: 'Save settings' }).press('Enter');
@@ -201,6 +202,8 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       expect(await dialog.innerText()).toContain(`Every API key of ${world.organization.name} and of its teams stops working at once`);
       await screenshot(operator, `14-confirm-api-off${suffix}`);
       await dialog.getByRole('button', { name: 'Cancel' }).press('Enter');
+      // Focus comes back to the button once the console is done asking (a closed dialog hides at once).
+      await expect.poll(focused).toBe('Save settings');
       await dialog.waitFor({ state: 'detached' });
       expect((await organization()).api_enabled).toBe(true);
 
@@ -210,6 +213,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       const orgOnly = operator.getByRole('dialog', { name: 'Allow organization keys only?' });
       expect(await orgOnly.innerText()).toContain('Every team key');
       await operator.keyboard.press('Escape');
+      await expect.poll(focused).toBe('Save settings');
       await orgOnly.waitFor({ state: 'detached' });
       expect((await organization()).org_keys_only).toBe(false);
 

@@ -188,6 +188,9 @@ export async function act(button: HTMLButtonElement, errors: HTMLElement, work: 
   } finally {
     button.disabled = false;
     button.removeAttribute('aria-busy');
+    // A focused button that is disabled loses focus to the page (and a dialog closed meanwhile cannot give
+    // it back): a keyboard user goes on from the button they pressed, unless the work moved focus on.
+    if (button.isConnected && (document.activeElement === null || document.activeElement === document.body)) button.focus();
   }
 }
 
