@@ -194,7 +194,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       await operator.getByLabel('Admin token').press('Enter');
       await operator.getByText('Plan: Growth').waitFor();
       const organization = () => t.admin('GET', `/organizations/${world.organization.id}`);
-      const focused = () => operator.evaluate(() => document.activeElement?.textContent);
+      const focused = () => operator.evaluate('document.activeElement?.textContent');
 
       await operator.getByLabel('API access', { exact: true }).uncheck();
       await operator.getByRole('button', { name: 'Save settings' }).press('Enter');
