@@ -2,12 +2,12 @@
 // again until its lease runs out, the number of endpoints per claim is capped, an outcome written under
 // a claim that lapsed and was taken over is not recorded (so a retry chain never doubles), and work
 // announced while a queue is held is never lost when it is let go.
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { transact } from '../../src/domain/context.js';
 import { type NewAttempt, scheduleAttempts } from '../../src/domain/delivery-attempts.js';
 import { recordEvent } from '../../src/domain/events.js';
-import { claimBatches, type ClaimedBatch, type ClaimLimits, nextAttempts } from '../../src/webhooks/attempt-claims.js';
+import { claimBatches, type ClaimedBatch, type ClaimLimits } from '../../src/webhooks/attempt-claims.js';
 import { LostClaimError, type SentAttempt } from '../../src/webhooks/attempt-outcome.js';
 import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
 import { pauseEndpoint } from '../../src/webhooks/pausing.js';
@@ -342,34 +342,5 @@ describe('Retry-After values (RFC 9110 §10.2.3)', () => {
   it('a date in the past asks for nothing; anything else is no Retry-After at all', () => {
     expect(retryAfterMs('Tue, 24 Nov 2026 11:00:00 GMT', now)).toBe(0);
     for (const value of ['soon', '', '1.5', '-1', '2026-11-24', '12 Nov', null, undefined]) expect(retryAfterMs(value, now), String(value)).toBeNull();
-  });
-});
-
-describe.runIf(usingPostgres)('PostgreSQL: reading a queue’s front', () => {
-  it('reads the endpoint’s waiting index, even with statistics taken before most attempts were delivered', async () => {
-    const endpoints = [];
-    for (let i = 0; i < 10; i++) endpoints.push((await endpointWithPing()).endpoint);
-    const db = t.service.ctx.db;
-    const eventId = (await attemptsOf(endpoints[0]!.id))[0]!.event_id;
-    const due = t.clock.now().toISOString();
-    // 3,000 waiting attempts per endpoint, the endpoints' interleaved as a stream makes them; statistics
-    // then; then a drain delivers the oldest nine in ten.
-    await sql`INSERT INTO webhook_attempts (id, event_id, endpoint_id, attempt_number, auto_retry, status, due_at, created_at)
-      SELECT md5(g || ep.id), ${eventId}, ep.id, 1, 0, 'scheduled', ${due}, ${due}
-      FROM generate_series(1, 3000) g CROSS JOIN (SELECT id FROM webhook_endpoints WHERE id IN (${sql.join(endpoints.map((e) => e.id))})) ep
-      ORDER BY g, ep.id`.execute(db);
-    await sql`ANALYZE webhook_attempts`.execute(db);
-    await sql`UPDATE webhook_attempts SET status = 'delivered' WHERE seq IN (SELECT seq FROM webhook_attempts ORDER BY seq LIMIT 27000)`.execute(db);
-
-    const read: RootOperationNode[] = [];
-    const capture: KyselyPlugin = { transformQuery: ({ node }) => (read.push(node), node), transformResult: async ({ result }) => result };
-    const claim = { endpointId: endpoints[0]!.id, token: 'read-only', revision: 0, failures: 0, proven: true };
-    const next = await nextAttempts({ ...t.service.ctx, db: db.withPlugin(capture) }, [{ claim, afterSeq: 0, count: 100 }]);
-    expect(next.get(endpoints[0]!.id)!.attempts).toHaveLength(100);
-    const query = db.getExecutor().compileQuery(read[0]!, { queryId: 'front' });
-    const plan = (await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]))).rows.map((row) => row['QUERY PLAN']).join('\n');
-    expect(plan).toContain('webhook_attempts_waiting');
-    // The primary key only finds the front's rows by their seq, never walks in order testing each.
-    expect(plan).not.toMatch(/webhook_attempts_pkey on webhook_attempts\s*\n\s*Index Cond: \(seq > /);
   });
 });
