@@ -273,9 +273,13 @@ describe('organization policy', () => {
   it('a plan change free ↔ growth changes locked and the preview in list and detail', async () => {
     const { organization, teams, key } = await organizationWithTeams(t, 'free', 1);
     const teamId = teams[0].id;
-    // 26 guides on free (limit 25): the newest one is locked.
+    // 26 guides on free (limit 25): the newest one is locked. A millisecond apart, so that two made in
+    // the same millisecond (ordered then by id) cannot swap which one is newest.
     const made = [];
-    for (let i = 0; i < 26; i++) made.push(await createGuide(t, teamId, { title: `Plan guide ${i}`, steps: STEPS }));
+    for (let i = 0; i < 26; i++) {
+      t.clock.advance(1);
+      made.push(await createGuide(t, teamId, { title: `Plan guide ${i}`, steps: STEPS }));
+    }
     const newest = made[25];
     const oldest = made[0];
 
