@@ -206,6 +206,26 @@ describe('read cache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('in a full cache of many entries, one that is used keeps its place while the entries not used since are evicted', async () => {
+    // 250 entries fill the budget (each weighs its key's length, 4); `hot`, the first of them, is read
+    // once they are all in, and again after every new one.
+    const cache = cacheWith({ maxWeight: 1000, weigh: () => 0 });
+    const key = (n: number) => `e${String(n).padStart(3, '0')}`;
+    const hot = counting(TEAM_A);
+    await cache.remember(ctx, key(0), hot.compute);
+    for (let n = 1; n < 250; n++) await cache.remember(ctx, key(n), async () => n);
+    expect(await cache.remember(ctx, key(0), hot.compute)).toBe(1);
+    // Every new entry from here on evicts the oldest one; 2,000 of them turn the cache over twice.
+    for (let n = 250; n < 2250; n++) {
+      await cache.remember(ctx, `new${n}`, async () => n);
+      expect(await cache.remember(ctx, key(0), hot.compute)).toBe(1);
+    }
+    expect(hot.calls()).toBe(1);
+    // The others were not used again: all of them are gone, and the cache holds what fits.
+    for (const n of [1, 125, 249]) expect(await cache.remember(ctx, key(n), async () => 'again')).toBe('again');
+    expect(cache.size).toBeLessThanOrEqual(250);
+  });
+
   it('keeps nothing heavier than the whole budget, and still answers', async () => {
     const cache = cacheWith({ maxWeight: 5, weigh: () => 100 });
     const source = counting(TEAM_A);
