@@ -57,12 +57,12 @@ export interface ClaimLimits extends Partial<Record<Lane, LaneTake>> {
 }
 
 /**
- * An endpoint's first `count` due attempts after `afterSeq`, in event order, from its waiting index. On PostgreSQL the
- * endpoint is an array's member, and the order names it: with an equality the planner orders by `seq`
- * alone, which the primary key gives too, and with statistics taken before a drain (every attempt still
- * waiting) it walks the primary key from `afterSeq` past every attempt delivered since, of every
- * endpoint: 13–145 ms a read at 30,000–100,000 attempts, against under 0.1 ms from the waiting index
- * (bench/CHANGES.md).
+ * An endpoint's first `count` due attempts after `afterSeq`, in event order, from its waiting index. On
+ * PostgreSQL the endpoint is an array's member, and the order names it: with an equality the planner
+ * orders by `seq` alone, which the primary key gives too, and with statistics taken before a drain (every
+ * attempt still waiting) it walks the primary key from `afterSeq` past every attempt delivered since, of
+ * every endpoint: 13–145 ms a read at 30,000–100,000 attempts, against under 0.1 ms from the waiting
+ * index (bench/CHANGES.md; pinned in test/webhooks/postgres-plans.test.ts).
  */
 function queueFront(postgres: boolean, endpointId: string, nowText: string, count: number, afterSeq: number) {
   const endpoint = postgres ? sql`endpoint_id = ANY(ARRAY[CAST(${endpointId} AS TEXT)])` : sql`endpoint_id = ${endpointId}`;
