@@ -9,6 +9,7 @@ import { consolePlugin } from '../console/console-plugin.js';
 import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
+import { followConnections } from './graceful-close.js';
 import { healthPlugin } from './health.js';
 import { clientErrorAnswer, refuseMalformedRequest } from './malformed-requests.js';
 import { ProblemError } from './problem.js';
@@ -61,6 +62,9 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     // One line per request (written when it is answered, logAnswered), not Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request that reaches a closing process is answered as usual (with `Connection: close`), not with
+    // Fastify's bare 503: the store stays open until every request in flight is answered.
+    return503OnClosing: false,
     ajv: {
       // Unknown and repeated parameters are refused, never dropped or coerced into something else.
       // verbose: a refusal can say what the failed schema accepts, in words (problem-handler.ts).
@@ -82,6 +86,8 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('apiKey', null);
+  const connections = followConnections(app.server);
+  app.addHook('preClose', async () => connections.closing());
   const measure = installMetrics(app, options.metrics, publicUrl);
   const turns = requestTurns(options.nextTurn);
   app.addHook('onRequest', (request, reply, done) => {
