@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import { FairSqliteDialect } from './fair-sqlite-dialect.js';
 import { preparingPool } from './prepared-statements.js';
 import { cachingStatements } from './statement-cache.js';
+import { StoreHealth } from './store-health.js';
 import { BACKSTOP_PAGES, startCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -22,6 +23,8 @@ export interface Store {
   name: string;
   /** SQLite's data_version: it changes when another connection commits to the file. None on PostgreSQL. */
   dataVersion?: () => number;
+  /** Whether the store can take a write now, and the requests that found it could not (store-health.ts). */
+  health: StoreHealth;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 /** Connections in the PostgreSQL pool of each process (docs/deploy.md sizes max_connections by it). */
 const POOL_SIZE = 20;
+/**
+ * How long a query waits for a connection of the pool, or for a new one to be made: past it the store
+ * counts as unavailable (503), as SQLite's busy_timeout does for its write lock, rather than a request
+ * hanging on a database that does not answer.
+ */
+const CONNECT_TIMEOUT_MS = 5000;
 
 export interface StoreOptions {
   /** Hears what went wrong in the background (the embedded store's checkpoint thread); the default writes to stderr. */
@@ -67,14 +76,15 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
     await checkpointer?.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, close };
+  const health = new StoreHealth(db, inMemory ? null : path);
+  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, health, close };
 }
 
 function openPostgres(url: string, poolSize: number): Store {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // An idle connection that drops (a restarted server) must not take the process down.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
-  return { db, dialect: 'postgres', pool, name, close: () => db.destroy() };
+  return { db, dialect: 'postgres', pool, name, health: new StoreHealth(db, null), close: () => db.destroy() };
 }

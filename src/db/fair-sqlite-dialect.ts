@@ -36,8 +36,17 @@ class FirstComeDriver implements Driver {
     return this.inner.commitTransaction(connection);
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
+  /**
+   * SQLite rolls a transaction back by itself when a statement fails on a full disk, an I/O error or
+   * memory: the ROLLBACK that follows then fails with "no transaction is active", which would hide the
+   * failure that caused it (answered 503) behind one that looks like a defect (500).
+   */
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.rollbackTransaction(connection);
+    } catch (error) {
+      if (!(error instanceof Error && /no transaction is active/.test(error.message))) throw error;
+    }
   }
 
   destroy(): Promise<void> {

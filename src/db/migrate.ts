@@ -15,6 +15,7 @@ import { guideOrganizationWalk } from './migrations/0009_guide_organization_walk
 import { mailSendText } from './migrations/0011_mail_send_text.js';
 import { eventsFeed } from './migrations/0012_events_feed.js';
 import { provenQueues } from './migrations/0013_proven_queues.js';
+import { storeProbes } from './migrations/0014_store_probes.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -30,6 +31,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0011_mail_send_text': mailSendText,
     '0012_events_feed': eventsFeed(store.dialect),
     '0013_proven_queues': provenQueues,
+    '0014_store_probes': storeProbes(store.dialect),
   };
 }
 

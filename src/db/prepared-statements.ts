@@ -28,6 +28,11 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
+        // A connection lost while it is handed out (a restarting server, ended sessions) emits 'error' on
+        // its client, which nothing else hears while the client is out of the pool: unheard, it would end
+        // the process. The query running on it fails with the same error (answered 503), and the pool
+        // drops the client when it comes back.
+        client.on('error', () => undefined);
         wrapper = {
           // Kysely calls query(sql, parameters); it passes a cursor only for streaming, which the service never does.
           query: ((text: string, values: unknown[]) => {

@@ -227,6 +227,12 @@ export interface MailOutboxTable {
 }
 
 /** An e-mailed sign-in link to the console: works once, until it expires. */
+/** One row per readiness probe's name, rewritten by each probe (store-readiness.ts). */
+export interface StoreProbesTable {
+  name: string;
+  probed_at: string;
+}
+
 export interface SignInLinksTable {
   /** SHA-256 of the link's token, hex; the token itself is only in the e-mail. */
   token_hash: string;
@@ -266,5 +272,6 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   sign_in_links: SignInLinksTable;
   console_sessions: ConsoleSessionsTable;
+  store_probes: StoreProbesTable;
 }
 

@@ -13,7 +13,7 @@ import { followConnections } from './graceful-close.js';
 import { healthPlugin } from './health.js';
 import { clientErrorAnswer, refuseMalformedRequest } from './malformed-requests.js';
 import { ProblemError } from './problem.js';
-import { installProblemHandler, sendProblem } from './problem-handler.js';
+import { answerFor, installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
 import { logAnswered } from './logged-request.js';
 import { requestIdOf } from './request-id.js';
@@ -53,6 +53,7 @@ function trustHops(hops: number) {
 
 export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   const { publicUrl } = options;
+  const onStoreFault = () => options.store.health.noteFault();
   const app = Fastify({
     loggerInstance: options.loggerInstance,
     // Client addresses count refused keys; behind a proxy they come from X-Forwarded-For.
@@ -80,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
       if (!request.url.startsWith('/v1/')) return sendProblem(reply, publicUrl, notFound);
       admit(options.ctx, options.rateLimit, request, reply, {}).then(
         () => sendProblem(reply, publicUrl, notFound),
-        (error: unknown) => sendProblem(reply, publicUrl, error instanceof ProblemError ? error : notFound),
+        (error: Error) => sendProblem(reply, publicUrl, answerFor(error, request, onStoreFault)),
       );
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -101,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     done();
   });
   app.addHook('preValidation', refuseMalformedRequest);
-  installProblemHandler(app, publicUrl);
+  installProblemHandler(app, publicUrl, onStoreFault);
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path');
   });

@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'request_timeout'
   | 'headers_too_large'
-  | 'internal_error';
+  | 'internal_error'
+  | 'service_unavailable';
 
 export interface ErrorEntry {
   status: number;
@@ -120,6 +121,12 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 500,
     title: 'Internal error',
     meaning: 'A fault on the service side. Quote `request_id` to support; the cause is in the service log.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    meaning:
+      'The service cannot reach its store right now (the database down or restarting, the disk full, the store read-only or busy past its time-out). A write is all or nothing: it was not made, unless the connection was lost while it was being committed, so read before repeating a change that must not happen twice. `Retry-After` says how many seconds to wait before trying again.',
   },
 };
 

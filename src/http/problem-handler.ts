@@ -1,6 +1,7 @@
 // Turns every failure into a problem response: refusals the code raised, request validation, domain
 // errors, Fastify's own errors, and faults (logged with their cause, answered without it).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreUnavailable } from '../db/store-faults.js';
 import { ConflictError, InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
 import { ProblemError, problemBody } from './problem.js';
 import { ACCEPTS } from './schemas/common.js';
@@ -86,8 +87,18 @@ function validationDetail(errors: AjvError[], context: string | undefined): stri
   return `${noun} '${parent}' ${plainWords(first)}`;
 }
 
+/** How long a client is asked to wait when the store cannot serve: long enough for a restart to go by, short enough not to keep it from a store that is back. */
+export const STORE_RETRY_AFTER_SECONDS = 2;
+
+export function storeUnavailable(): ProblemError {
+  return new ProblemError('service_unavailable', `The service cannot use its store at the moment; try again in ${STORE_RETRY_AFTER_SECONDS} seconds`, {
+    'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+  });
+}
+
 export function toProblem(error: FastifyError | Error): ProblemError | null {
   if (error instanceof ProblemError) return error;
+  if (isStoreUnavailable(error)) return storeUnavailable();
   if (error instanceof NotFoundError) return new ProblemError('not_found', error.message);
   if (error instanceof ConflictError) return new ProblemError('conflict', error.message);
   if (error instanceof LimitReachedError) return new ProblemError('limit_reached', error.message);
@@ -123,11 +134,21 @@ export function sendProblem(reply: FastifyReply, publicUrl: string, problem: Pro
     .send(problemBody(publicUrl, problem, reply.request.id));
 }
 
-export function installProblemHandler(app: FastifyInstance, publicUrl: string): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const problem = toProblem(error);
-    if (problem) return sendProblem(reply, publicUrl, problem);
-    request.log.error({ err: error }, 'request failed with a server fault');
-    return sendProblem(reply, publicUrl, new ProblemError('internal_error', 'The service failed to answer this request; quote request_id to support'));
-  });
+/**
+ * The problem that answers `error`: a refusal as it is; a store that cannot serve as 503, noted for
+ * readiness (`onStoreFault`) and logged as a warning; anything else as a fault, logged with its cause.
+ */
+export function answerFor(error: FastifyError | Error, request: FastifyRequest, onStoreFault: () => void): ProblemError {
+  const problem = toProblem(error);
+  if (problem?.code === 'service_unavailable' && !(error instanceof ProblemError)) {
+    onStoreFault();
+    request.log.warn({ err: error }, 'the store could not serve a request; answered 503 with Retry-After');
+  }
+  if (problem) return problem;
+  request.log.error({ err: error }, 'request failed with a server fault');
+  return new ProblemError('internal_error', 'The service failed to answer this request; quote request_id to support');
+}
+
+export function installProblemHandler(app: FastifyInstance, publicUrl: string, onStoreFault: () => void): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendProblem(reply, publicUrl, answerFor(error, request, onStoreFault)));
 }

@@ -48,7 +48,8 @@ export function installMetrics(app: FastifyInstance, endpoint: MetricsEndpoint |
   const recorders = new Map<string, RouteRecorder>();
   app.addHook('onRoute', (route) => {
     if (QUIET_ROUTES.has(route.url)) {
-      if (!route.logLevel) route.logLevel = 'warn';
+      // Quieter, never louder: a process logging at error or silent keeps its probes' warnings out too.
+      if (!route.logLevel && ['trace', 'debug', 'info'].includes(app.log.level)) route.logLevel = 'warn';
       return;
     }
     if (metrics && !recorders.has(route.url)) recorders.set(route.url, metrics.requestRecorder(route.url));

@@ -323,7 +323,7 @@ export interface components {
              * @description Stable; clients switch on it
              * @enum {string}
              */
-            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "request_timeout" | "headers_too_large" | "internal_error";
+            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable";
             /** @description Quote it to support */
             request_id: string;
         };
@@ -980,6 +980,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listGuides: {
@@ -1216,6 +1229,19 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1463,6 +1489,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listTeams: {
@@ -1684,6 +1723,19 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1912,6 +1964,19 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,6 +2232,19 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

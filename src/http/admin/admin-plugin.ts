@@ -41,6 +41,7 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
   'payload_too_large',
   'unsupported_media_type',
   'internal_error',
+  'service_unavailable',
 ];
 
 export interface AdminDeps {

@@ -57,11 +57,17 @@ function tooDeep(body: unknown): boolean {
 }
 
 async function answer(options: McpOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const server = mcpServer({ ctx: options.ctx, key: admittedKey(request), publicUrl: options.publicUrl, requestId: request.id, log: request.log }, SERVER_VERSION);
+  let storeFault: Error | null = null;
+  const server = mcpServer(
+    { ctx: options.ctx, key: admittedKey(request), publicUrl: options.publicUrl, requestId: request.id, log: request.log, onStoreFault: (error) => (storeFault ??= error) },
+    SERVER_VERSION,
+  );
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
     const response = await transport.handleRequest(transportRequest(request, new URL('/mcp', options.publicUrl)), { parsedBody: request.body });
+    // Answered by the error handler: 503 with Retry-After, as every interface answers a store that cannot serve.
+    if (storeFault) throw storeFault;
     reply.code(response.status);
     response.headers.forEach((value, name) => void reply.header(name, value));
     const body = await response.text();

@@ -19,6 +19,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyBaseLogger, FastifyError } from 'fastify';
 import type { ApiKey, Scope } from '../../domain/api-keys.js';
+import { isStoreUnavailable } from '../../db/store-faults.js';
 import type { DomainContext } from '../../domain/context.js';
 import { toProblem } from '../problem-handler.js';
 import { ProblemError, problemBody } from '../problem.js';
@@ -33,6 +34,8 @@ export interface ToolContext {
   publicUrl: string;
   requestId: string;
   log: FastifyBaseLogger;
+  /** A tool found the store unavailable: the whole request is answered 503 with Retry-After, as v1 would be. */
+  onStoreFault(error: Error): void;
 }
 
 /** Search results an assistant gets when it does not ask for a number: fewer than v1's 50, to spare its context. */
@@ -166,7 +169,10 @@ async function callTool(tool: ToolContext, name: string, args: Record<string, un
   } catch (error) {
     let problem: ProblemError;
     if (error instanceof ProblemError) problem = error;
-    else {
+    else if (isStoreUnavailable(error)) {
+      tool.onStoreFault(error as Error);
+      throw error;
+    } else {
       tool.log.error({ err: error, tool: name }, 'an MCP tool failed with a server fault');
       problem = new ProblemError('internal_error', 'The service failed to answer this tool call; quote request_id to support');
     }

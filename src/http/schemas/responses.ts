@@ -25,12 +25,16 @@ export interface ResponseOptions {
 
 const ETAG_HEADER = { ETag: { type: 'string', description: 'A strong tag of the body; send it back in If-None-Match' } };
 
-function headersFor(options: ResponseOptions, extra: Record<string, unknown> = {}) {
-  return { ...COMMON_HEADERS, ...(options.rateHeaders ? RATE_HEADERS : {}), ...extra };
+function headersFor(options: ResponseOptions, extra: Record<string, unknown> = {}, rateHeaders = options.rateHeaders) {
+  return { ...COMMON_HEADERS, ...(rateHeaders ? RATE_HEADERS : {}), ...extra };
 }
+
+/** Answers that may come before the request was counted, or whose reason is not the rate window: no rate headers. */
+const WITHOUT_RATE_HEADERS: ReadonlySet<ErrorCode> = new Set(['service_unavailable']);
 
 const EXTRA_ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   rate_limited: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait, at least 1' } },
+  service_unavailable: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait before trying again' } },
   method_not_allowed: { Allow: { type: 'string', description: 'The methods the path takes' } },
 };
 
@@ -54,7 +58,7 @@ export function responses(status: number, description: string, success: TSchema 
     const extra = Object.assign({}, ...codes.map((code) => EXTRA_ERROR_HEADERS[code] ?? {}));
     map[errorStatus] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].title}`).join('; '),
-      headers: headersFor(options, extra),
+      headers: headersFor(options, extra, options.rateHeaders && !codes.every((code) => WITHOUT_RATE_HEADERS.has(code))),
       content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
     };
   }

@@ -34,6 +34,7 @@ const V1_ERRORS: readonly ErrorCode[] = [
   'rate_limited',
   'method_not_allowed',
   'internal_error',
+  'service_unavailable',
 ];
 
 // Every v1 answer carries an ETag; a client sends it back to be told 304 when nothing changed.
