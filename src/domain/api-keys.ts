@@ -148,11 +148,14 @@ export function authenticationOf(record: KeyRecord | null, now: Date): Authentic
   return { outcome: 'ok', key: record.key, policy: record.policy };
 }
 
-/** Resolves a bearer secret to its key. A malformed secret is refused without a database read. */
-export async function authenticateKey(ctx: DomainContext, secret: string): Promise<Authentication> {
+/**
+ * Resolves a bearer secret to its key. A malformed secret is refused without a database read. `fresh`
+ * reads the store even when the read cache holds the key.
+ */
+export async function authenticateKey(ctx: DomainContext, secret: string, options: { fresh?: boolean } = {}): Promise<Authentication> {
   if (!isWellFormedKeySecret(secret)) return { outcome: 'invalid' };
   const hash = hashKeySecret(secret);
-  const record = await remember(ctx, `key:${hash}`, (reader) => findKeyByHash(reader.db, hash));
+  const record = options.fresh ? await findKeyByHash(ctx.db, hash) : await remember(ctx, `key:${hash}`, (reader) => findKeyByHash(reader.db, hash));
   return authenticationOf(record, ctx.clock.now());
 }
 

@@ -4,19 +4,21 @@
 // against the rate limit once, at admission, and a key holds at most WAITS_PER_KEY such requests.
 import { Type } from '@sinclair/typebox';
 import type { ApiKey } from '../../domain/api-keys.js';
-import { WAITS_PER_KEY } from '../../domain/event-feed-signal.js';
+import { FALLBACK_MS, WAITS_PER_KEY } from '../../domain/event-feed-signal.js';
 import { eventFeedPage, eventTypesFor, FEED_EVENT_TYPES, type FeedEventType, scopeOfEventType } from '../../domain/event-feed.js';
 import { keysetList } from '../keyset-page.js';
 import { invalidRequest, ProblemError } from '../problem.js';
 import { Cursor } from '../schemas/common.js';
 import { presentEventPage } from './event-feed-presenter.js';
 import { EventPage } from './event-feed-schemas.js';
-import { admittedKey } from './key-auth.js';
+import { admittedKey, readmit } from './key-auth.js';
 import type { V1Routes } from './v1-plugin.js';
 
 /** Looks again after a wake-up that found nothing: from this many ms, doubling up to the last. */
 const RECHECK_FIRST_MS = 25;
 const RECHECK_LAST_MS = 800;
+/** A waiting request is admitted again at least this often (decisions §10). */
+export const READMIT_EVERY_MS = 1000;
 
 /** The longest a request may wait for an event, in seconds. */
 export const MAX_WAIT_SECONDS = 30;
@@ -123,13 +125,21 @@ export const registerEvents: V1Routes = (app, { ctx, respond }) => {
         try {
           const deadline = Date.now() + wait! * 1000;
           // After a wake-up that found nothing, look again soon, then less and less often: on PostgreSQL the
-          // event may be waiting behind a transaction still running (decisions, "Events feed").
+          // event may be waiting behind a transaction still running (decisions, "Events feed"). Between
+          // looks, and after each, the request is admitted again: a key revoked, expired or refused by its
+          // organization meanwhile ends the wait with the refusal a new request would get, checked after
+          // the read and before any answer, so that nothing written after the change goes out.
           let soon = 0;
+          let readAt = Date.now();
           for (let left = deadline - Date.now(); page.data.length === 0 && left > 0 && !gone; left = deadline - Date.now()) {
-            const woken = await held.next(soon > 0 ? Math.min(left, soon) : left);
+            const woken = await held.next(Math.min(left, soon > 0 ? soon : READMIT_EVERY_MS));
             if (gone) break;
-            held.look();
-            page = await read();
+            if (woken || soon > 0 || Date.now() - readAt >= FALLBACK_MS) {
+              held.look();
+              page = await read();
+              readAt = Date.now();
+            }
+            await readmit(ctx, request, { fresh: page.data.length > 0 });
             // A stopping process answers what it has.
             if (signal.closing) break;
             soon = woken ? RECHECK_FIRST_MS : soon > 0 && soon < RECHECK_LAST_MS ? soon * 2 : 0;

@@ -2,9 +2,9 @@
 // organization's policy (403), then the scope the route needs (403). Requests refused with 401 are
 // counted against their client address so that keys cannot be guessed at speed. The MCP endpoint
 // (src/http/mcp) admits its requests here too, without a scope, and checks each tool's scope with
-// requireScope.
+// requireScope. A request that waits (the events feed) is admitted again while it waits (readmit).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiKey, type Scope, authenticateKey, touchApiKey } from '../../domain/api-keys.js';
+import { type ApiKey, type Authentication, type KeyPolicy, type Scope, authenticateKey, touchApiKey } from '../../domain/api-keys.js';
 import type { DomainContext } from '../../domain/context.js';
 import { bearerToken } from '../bearer.js';
 import { ProblemError } from '../problem.js';
@@ -49,22 +49,43 @@ export async function admit(
     const state = await rateLimit.take(`ip:${request.ip}`);
     applyRateHeaders(reply, state);
     if (!state.allowed) throw rateLimited(state);
-    if (authentication.outcome === 'expired') throw new ProblemError('key_expired', 'The API key has expired; create a new key in the application');
-    throw new ProblemError(
-      'invalid_key',
-      bearer === null ? 'Send the API key as Authorization: Bearer <API_KEY>' : 'The API key is malformed, unknown or revoked',
-    );
+    throw keyRefusal(authentication, bearer);
   }
 
   const { key, policy } = authentication;
   const state = await rateLimit.take(`key:${key.id}`);
   applyRateHeaders(reply, state);
   if (!state.allowed) throw rateLimited(state);
-  if (policy === 'api_disabled') throw new ProblemError('api_disabled', "The organization turned API access off in its API settings");
-  if (policy === 'team_keys_disabled') throw new ProblemError('team_keys_disabled', 'The organization allows organization keys only');
+  refuseByPolicy(policy);
   if (config.scope) requireScope(key, config.scope, 'endpoint');
   request.apiKey = key;
   touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
+}
+
+/** The 401 of a key that is not accepted (missing, malformed, unknown, revoked or expired). */
+function keyRefusal(authentication: Authentication, bearer: string | null): ProblemError {
+  if (authentication.outcome === 'expired') return new ProblemError('key_expired', 'The API key has expired; create a new key in the application');
+  return new ProblemError('invalid_key', bearer === null ? 'Send the API key as Authorization: Bearer <API_KEY>' : 'The API key is malformed, unknown or revoked');
+}
+
+/** The 403 of an organization's policy that refuses the key. */
+function refuseByPolicy(policy: KeyPolicy): void {
+  if (policy === 'api_disabled') throw new ProblemError('api_disabled', 'The organization turned API access off in its API settings');
+  if (policy === 'team_keys_disabled') throw new ProblemError('team_keys_disabled', 'The organization allows organization keys only');
+}
+
+/**
+ * Admits a request that is still waiting (decisions §10, `/v1/events?wait=`) again, without counting it
+ * against the rate limit once more: a key revoked or expired since, or an organization's policy changed
+ * since, ends the wait with the refusal a new request would get. `fresh` reads the key and its policy
+ * from the store rather than the read cache, whose invalidation from another process may still be on
+ * its way: asked before anything is answered, so that nothing written after the change goes out.
+ */
+export async function readmit(ctx: DomainContext, request: FastifyRequest, options: { fresh: boolean }): Promise<void> {
+  const bearer = bearerToken(request.headers.authorization);
+  const authentication = bearer === null ? ({ outcome: 'invalid' } as const) : await authenticateKey(ctx, bearer, options);
+  if (authentication.outcome !== 'ok') throw keyRefusal(authentication, bearer);
+  refuseByPolicy(authentication.policy);
 }
 
 /** Refuses a key without `scope` with 403 scope_missing naming it; `what` is what needs it (a v1 endpoint, an MCP tool). */
