@@ -12,6 +12,7 @@ import { findOrganization, requireOrganization } from './organizations.js';
 import { remember } from './read-cache.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { type Home, findTeam, requireTeam } from './teams.js';
+import { API_KEY_COLUMNS } from '../db/columns.js';
 
 export type Scope = 'guides:read' | 'teams:read' | 'members:read';
 export const SCOPES: readonly Scope[] = ['guides:read', 'teams:read', 'members:read'];
@@ -92,7 +93,7 @@ export async function listApiKeys(ctx: DomainContext, home: Home): Promise<ApiKe
   await requireHome(ctx.db, home);
   const rows = await ctx.db
     .selectFrom('api_keys')
-    .selectAll()
+    .select(API_KEY_COLUMNS)
     .where('home_type', '=', home.type)
     .where('home_id', '=', home.id)
     .where('revoked_at', 'is', null)
@@ -135,7 +136,7 @@ export interface KeyRecord {
 /** The key whose secret hashes to `hash`, unless it is unknown, revoked or its home is gone. */
 export async function findKeyByHash(db: Executor, hash: string): Promise<KeyRecord | null> {
   dependsOn(db, tag.key(hash));
-  const row = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
+  const row = await db.selectFrom('api_keys').select(API_KEY_COLUMNS).where('secret_hash', '=', hash).executeTakeFirst();
   if (!row || row.revoked_at !== null) return null;
   const policy = await policyFor(db, row.home_type, row.home_id);
   return policy === null ? null : { key: apiKeyOf(row), policy };

@@ -6,6 +6,7 @@ import { NotFoundError } from './errors.js';
 import { newId } from './ids.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { requireUser } from './users.js';
+import { ORGANIZATION_COLUMNS } from '../db/columns.js';
 
 export type Organization = OrganizationsTable;
 
@@ -36,7 +37,7 @@ export async function createOrganization(ctx: DomainContext, input: Organization
 
 export async function findOrganization(db: Executor, id: string): Promise<Organization | undefined> {
   dependsOn(db, tag.organization(id));
-  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('organizations').select(ORGANIZATION_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function requireOrganization(db: Executor, id: string): Promise<Organization> {

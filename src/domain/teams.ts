@@ -9,6 +9,7 @@ import { requireOrganization } from './organizations.js';
 import { rememberPart } from './read-cache.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { foldCase } from './text-fold.js';
+import { TEAM_COLUMNS } from '../db/columns.js';
 
 export type Team = TeamsTable;
 
@@ -53,7 +54,7 @@ function teamTags(teamId: string, organizationIds: (string | null)[]): string[] 
 
 export async function findTeam(db: Executor, id: string): Promise<Team | undefined> {
   dependsOn(db, tag.team(id));
-  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('teams').select(TEAM_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function requireTeam(db: Executor, id: string): Promise<Team> {
@@ -123,7 +124,7 @@ function homeTag(home: Home): string {
 /** Every team a key's home reaches: the team itself, or every team now in the organization. */
 export async function teamsReachedBy(db: Executor, home: Home): Promise<Team[]> {
   dependsOn(db, homeTag(home));
-  const query = db.selectFrom('teams').selectAll();
+  const query = db.selectFrom('teams').select(TEAM_COLUMNS);
   const teams =
     home.type === 'team'
       ? await query.where('id', '=', home.id).execute()

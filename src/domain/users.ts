@@ -5,6 +5,7 @@ import { type DomainContext, type Executor, transact } from './context.js';
 import { ConflictError, NotFoundError } from './errors.js';
 import { newId } from './ids.js';
 import { touched } from './read-dependencies.js';
+import { USER_COLUMNS } from '../db/columns.js';
 
 export type User = UsersTable;
 
@@ -37,7 +38,7 @@ export async function createUser(ctx: DomainContext, input: UserInput): Promise<
 }
 
 export async function requireUser(db: Executor, id: string): Promise<User> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const user = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (!user) throw new NotFoundError('User');
   return user;
 }

@@ -3,6 +3,7 @@
 import { timestamp } from '../domain/clock.js';
 import { type Executor, markUpkeepChanged } from '../domain/context.js';
 import { newId } from '../domain/ids.js';
+import { MAIL_COLUMNS } from '../db/columns.js';
 
 export interface OutgoingMail {
   to: string[];
@@ -60,7 +61,7 @@ export interface MailEntry {
 }
 
 export async function listMail(db: Executor, limit: number): Promise<MailEntry[]> {
-  const rows = await db.selectFrom('mail_outbox').selectAll().orderBy('seq', 'desc').limit(limit).execute();
+  const rows = await db.selectFrom('mail_outbox').select(MAIL_COLUMNS).orderBy('seq', 'desc').limit(limit).execute();
   return rows.map((row) => ({
     id: row.id,
     to: JSON.parse(row.recipients) as string[],

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { MAIL_COLUMNS } from '../db/columns.js';
 
 const SEND_LEASE_MS = 5 * 60_000;
 const BACK_OFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
@@ -45,7 +46,7 @@ export class Mailer {
         sql<number>`(SELECT seq FROM mail_outbox WHERE sent_at IS NULL AND send_attempts < ${MAX_SEND_ATTEMPTS}
           AND (next_attempt_at IS NULL OR next_attempt_at <= ${nowText}) ORDER BY seq LIMIT ${BATCH} ${lock})`,
       )
-      .returningAll()
+      .returning(MAIL_COLUMNS)
       .execute();
     let sent = 0;
     for (const mail of due.sort((a, b) => a.seq - b.seq)) {

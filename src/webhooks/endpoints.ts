@@ -13,6 +13,7 @@ import { requireOrganization } from '../domain/organizations.js';
 import { type Home, requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
 import { newSigningKey } from './signing.js';
+import { ENDPOINT_COLUMNS } from '../db/columns.js';
 
 export type Endpoint = WebhookEndpointsTable;
 
@@ -61,7 +62,7 @@ async function checkUrl(policy: EndpointPolicy, url: string): Promise<void> {
 }
 
 export async function requireEndpoint(db: Executor, id: string): Promise<Endpoint> {
-  const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  const endpoint = await db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (!endpoint) throw new NotFoundError('Webhook endpoint');
   return endpoint;
 }
@@ -153,7 +154,7 @@ async function refuseBeyondLimit(trx: Executor, home: Home, limit: number): Prom
 export async function listEndpoints(ctx: DomainContext, home: Home): Promise<Endpoint[]> {
   return ctx.db
     .selectFrom('webhook_endpoints')
-    .selectAll()
+    .select(ENDPOINT_COLUMNS)
     .where('home_type', '=', home.type)
     .where('home_id', '=', home.id)
     .orderBy('created_at')

@@ -14,6 +14,7 @@ import { type GuidePosition, listRows, newestGuides, visible } from './guide-lis
 import { rememberPart } from '../read-cache.js';
 import { searchByWalking } from './guide-search-walk.js';
 import { titleSearch } from './title-search.js';
+import { GUIDE_COLUMNS } from '../../db/columns.js';
 
 export interface GuideListItem {
   id: string;
@@ -155,7 +156,7 @@ export async function findVisibleGuide(ctx: DomainContext, teamIds: readonly str
   if (!byId && !isValidPermalink(guideId)) return null;
   const row = await db
     .selectFrom('guides as g')
-    .selectAll('g')
+    .select(GUIDE_COLUMNS.map((column) => `g.${column}` as const))
     .where(byId ? sql<SqlBool>`g.id = ${guideId}` : sql<SqlBool>`g.permalink = ${guideId}`)
     .where('g.team_id', 'in', teamIds)
     .where(visible())

@@ -6,6 +6,7 @@ import { timestamp } from '../clock.js';
 import { type DomainContext, type Executor, markUpkeepChanged, transact } from '../context.js';
 import { type ChangeColumn, CHANGE_COLUMNS, guideEventTarget, recordGuideEvent } from './guide-events.js';
 import type { GuideRow } from './guide-record.js';
+import { GUIDE_COLUMNS, UPDATE_WINDOW_COLUMNS } from '../../db/columns.js';
 
 /** Records an edit: at once when coalescing is off, otherwise into the guide's open window. */
 export async function noteGuideUpdate(ctx: DomainContext, trx: Executor, guide: GuideRow, changed: readonly ChangeColumn[], now: Date): Promise<void> {
@@ -45,9 +46,9 @@ export async function noteGuideUpdate(ctx: DomainContext, trx: Executor, guide: 
 export async function flushGuideUpdate(ctx: DomainContext, trx: Executor, guideId: string, now: Date, closedOnly: boolean): Promise<void> {
   let deletion = trx.deleteFrom('guide_update_windows').where('guide_id', '=', guideId);
   if (closedOnly) deletion = deletion.where('closes_at', '<=', timestamp(now));
-  const window = await deletion.returningAll().executeTakeFirst();
+  const window = await deletion.returning(UPDATE_WINDOW_COLUMNS).executeTakeFirst();
   if (!window) return;
-  const guide = await trx.selectFrom('guides').selectAll().where('id', '=', guideId).executeTakeFirst();
+  const guide = await trx.selectFrom('guides').select(GUIDE_COLUMNS).where('id', '=', guideId).executeTakeFirst();
   if (!guide) return;
   const changed = window.changed.split(' ') as ChangeColumn[];
   const at = new Date(Math.min(Date.parse(window.closes_at), now.getTime()));

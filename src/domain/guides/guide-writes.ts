@@ -13,6 +13,7 @@ import { checkReferences, isOwnerWithin } from './guide-references.js';
 import { flushGuideUpdate, noteGuideUpdate } from './guide-update-windows.js';
 import { tag, touched } from '../read-dependencies.js';
 import { isValidPermalink, makePermalink } from './permalink.js';
+import { GUIDE_COLUMNS } from '../../db/columns.js';
 
 export interface GuideStepInput {
   text: string;
@@ -44,7 +45,7 @@ export interface NewGuide extends GuideFields {
 }
 
 export async function findGuideRow(db: Executor, id: string): Promise<GuideRow | undefined> {
-  return db.selectFrom('guides').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('guides').select(GUIDE_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function requireGuideRow(db: Executor, id: string): Promise<GuideRow> {
@@ -115,7 +116,7 @@ export async function createGuide(ctx: DomainContext, input: NewGuide): Promise<
       created_at: timestamp(now),
       updated_at: timestamp(now),
     } as const;
-    const guide = await trx.insertInto('guides').values(row).returningAll().executeTakeFirstOrThrow();
+    const guide = await trx.insertInto('guides').values(row).returning(GUIDE_COLUMNS).executeTakeFirstOrThrow();
     touched(trx, 'guides', [tag.teamGuides(row.team_id)]);
     await recordGuideEvent(target, 'guide.created', guide);
     return guide;
