@@ -20,6 +20,7 @@ import { NotificationListener } from './db/notification-listener.js';
 import { buildApp } from './http/app.js';
 import type { NextTurn } from './http/request-turns.js';
 import { loggedRequest } from './http/logged-request.js';
+import { scrubSecrets } from './http/secret-shapes.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
@@ -59,10 +60,14 @@ export interface ServiceOptions {
 
 export function loggerOptions(config: Config): pino.LoggerOptions {
   // Keys and tokens travel in Authorization, and sometimes in the URL; never let a log line carry one.
+  // Under the redactions, every line passes scrubSecrets: a key or token that reached a message or an
+  // error by any other way is replaced too.
+  const literals = config.adminToken === null ? [] : [JSON.stringify(config.adminToken).slice(1, -1)];
   return {
     level: config.logLevel,
     serializers: { req: loggedRequest },
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie'], censor: '[redacted]' },
+    hooks: { streamWrite: (line) => scrubSecrets(line, literals) },
   };
 }
 

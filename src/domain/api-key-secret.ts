@@ -39,6 +39,19 @@ export function isWellFormedKeySecret(text: string): boolean {
   return text.endsWith(checksum(random));
 }
 
+/** The runs of text that are a key without its prefix (its random part and matching checksum). */
+const KEY_BODY_RUN = new RegExp(`(?<![0-9A-Za-z])[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}(?![0-9A-Za-z])`, 'g');
+
+/**
+ * The key bodies in a text: what is left of a key whose prefix was dropped or encoded (`gsk%5F…`). The
+ * checksum tells them from other runs of letters and digits (one in 62^6 matches by chance).
+ */
+export function keyBodiesIn(text: string): string[] {
+  const found: string[] = [];
+  for (const [run] of text.matchAll(KEY_BODY_RUN)) if (run.endsWith(checksum(run.slice(0, RANDOM_LENGTH)))) found.push(run);
+  return found;
+}
+
 export function hashKeySecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

@@ -1,45 +1,57 @@
 // What a log line says about a request. Credentials travel in Authorization (redacted by path in the
-// logger options), but clients also put them in the URL: `?api_key=…`, `?token=…`, or a key pasted into
-// the path. The logged URL keeps its shape and loses every such value, so no log line carries a secret.
+// logger options), but clients also put them in the URL: `?api_key=…`, `?token=…`, a key pasted into the
+// path, percent-encoded or not; and a client writes Host and, behind a trusted proxy, X-Forwarded-For
+// (the address). The logged URL keeps its shape and loses every such value: a part of it is replaced when
+// its name says it holds a secret or when it, or what it decodes to, has a credential's shape.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { KEY_PREFIX } from '../domain/api-key-secret.js';
+import { hasSecretShape, REDACTED, withoutSecretShapes } from './secret-shapes.js';
 
-const REDACTED = '[redacted]';
 // Parameter names that hold a secret in some client's habits.
 const SECRET_NAME = /key|token|secret|passw|auth|session|signature|credential|code/i;
-// API keys and generated admin tokens by their prefixes; a sign-in token (43 base64url characters).
-const SECRET_SHAPES = new RegExp(`(?:${KEY_PREFIX}|adm_)[0-9A-Za-z_-]+|(?<![0-9A-Za-z_-])[0-9A-Za-z_-]{43}(?![0-9A-Za-z_-])`, 'g');
 
-/** The URL with every secret-named parameter's value and every secret-shaped text replaced. */
+const redactedPart = (part: string) => (hasSecretShape(part) ? REDACTED : part);
+
+/** A parameter's name as the service reads it, for the name test; the raw name if it does not decode. */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** The URL with every secret-named parameter's value and every secret-shaped part replaced. */
 export function redactedUrl(url: string): string {
   const start = url.indexOf('?');
-  const path = start === -1 ? url : url.slice(0, start);
-  const query =
-    start === -1
-      ? ''
-      : '?' +
-        url
-          .slice(start + 1)
-          .split('&')
-          .map((part) => {
-            const equals = part.indexOf('=');
-            return equals !== -1 && SECRET_NAME.test(part.slice(0, equals)) ? `${part.slice(0, equals)}=${REDACTED}` : part;
-          })
-          .join('&');
-  return (path + query).replace(SECRET_SHAPES, REDACTED);
+  const path = (start === -1 ? url : url.slice(0, start)).split('/').map(redactedPart).join('/');
+  if (start === -1) return withoutSecretShapes(path);
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      if (equals === -1) return redactedPart(part);
+      const name = part.slice(0, equals);
+      if (SECRET_NAME.test(decodedName(name))) return `${redactedPart(name)}=${REDACTED}`;
+      return `${redactedPart(name)}=${redactedPart(part.slice(equals + 1))}`;
+    })
+    .join('&');
+  return withoutSecretShapes(`${path}?${query}`);
 }
 
 /** What the serializer reads of a request: Node's (Fastify's own log lines) or Fastify's (ours, with `ip`). */
 type LoggableRequest = Pick<IncomingMessage, 'method' | 'url' | 'headers'> & { ip?: string; socket?: { remoteAddress?: string } };
 
-/** pino's `req` serializer: what Fastify logs by default, with the URL redacted. */
+/** pino's `req` serializer: what Fastify logs by default, with what the client wrote redacted. */
 export function loggedRequest(request: LoggableRequest) {
+  const host = request.headers.host;
+  const address = request.ip ?? request.socket?.remoteAddress;
   return {
     method: request.method,
     url: redactedUrl(request.url ?? ''),
-    host: request.headers.host,
-    remoteAddress: request.ip ?? request.socket?.remoteAddress,
+    host: host === undefined ? undefined : redactedPart(host),
+    remoteAddress: address === undefined ? undefined : redactedPart(address),
   };
 }
 
