@@ -49,18 +49,19 @@ export interface ServiceNode extends ServiceProcess {
 }
 
 /**
- * Starts the built service in `role` on a free loopback port, in a fresh working directory, and waits
- * until /readyz answers. The node joins `running` as soon as it is spawned, so that an after-hook stops
- * it even if it never gets ready. With `publicUrl`, PUBLIC_URL is the node's own address.
+ * Starts the built service in `role` on a free loopback port (or on `port`, to take the place of a
+ * stopped node behind a load balancer), in a fresh working directory, and waits until /readyz answers.
+ * The node joins `running` as soon as it is spawned, so that an after-hook stops it even if it never gets
+ * ready. With `publicUrl`, PUBLIC_URL is the node's own address.
  */
 export async function startServiceNode(
   main: string,
   role: Role,
   env: Record<string, string>,
   running: ServiceNode[],
-  options: { publicUrl?: boolean } = {},
+  options: { publicUrl?: boolean; port?: number } = {},
 ): Promise<ServiceNode> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const cwd = mkdtempSync(join(tmpdir(), 'guide-service-node-'));
   const spawned = spawnService(main, { ...env, ROLE: role, PORT: String(port), ...(options.publicUrl ? { PUBLIC_URL: url } : {}) }, cwd);
