@@ -67,9 +67,14 @@ export function isPublicAddress(address: string): boolean {
   return GLOBAL_UNICAST.check(address, 'ipv6') && !NON_PUBLIC.check(address, 'ipv6');
 }
 
+/**
+ * A host refused for where it is. A name is refused without the address it resolved to (decisions §10):
+ * the refusal is read by tenants' admins (registration, the Deliveries list), and naming the address
+ * would answer their questions about the operator's internal DNS.
+ */
 export class BlockedAddressError extends Error {
-  constructor(host: string, address?: string) {
-    super(address ? `${host} resolves to ${address}, which is not a public address` : `${host} does not resolve to a public address`);
+  constructor(host: string) {
+    super(isIP(host) ? `${host} is not a public address` : `${host} does not resolve to a public address`);
     this.name = 'BlockedAddressError';
   }
 }
@@ -99,10 +104,9 @@ export function publicOnlyLookup(resolve: Resolver = systemResolver) {
 export async function checkPublicUrl(url: URL, resolve: Resolver = systemResolver): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
-    if (!isPublicAddress(host)) throw new BlockedAddressError(host, host);
+    if (!isPublicAddress(host)) throw new BlockedAddressError(host);
     return;
   }
   const addresses = await new Promise<LookupAddress[]>((done) => resolve(host, (error, found) => done(error ? [] : found)));
-  const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
-  if (blocked) throw new BlockedAddressError(host, blocked.address);
+  if (addresses.some((entry) => !isPublicAddress(entry.address))) throw new BlockedAddressError(host);
 }

@@ -62,7 +62,7 @@ export class WebhookSender implements Transport {
         // The address actually connected to, whatever the name resolved to when it was checked.
         if (guard && !isPublicAddress(socket.remoteAddress ?? '')) {
           socket.destroy();
-          return callback(new BlockedAddressError(connectOptions.hostname, socket.remoteAddress), null);
+          return callback(new BlockedAddressError(connectOptions.hostname), null);
         }
         return callback(null, socket);
       });
@@ -74,7 +74,7 @@ export class WebhookSender implements Transport {
     const literal = new URL(delivery.url).hostname.replace(/^\[|\]$/g, '');
     // An address written in the URL is refused before connecting; names are checked as they resolve.
     if (!this.options.allowPrivateNetworks && isIP(literal) && !isPublicAddress(literal)) {
-      return { delivered: false, status: null, body: null, error: new BlockedAddressError(literal, literal).message, durationMs: 0 };
+      return { delivered: false, status: null, body: null, error: new BlockedAddressError(literal).message, durationMs: 0 };
     }
     const elapsed = () => Math.round(performance.now() - started);
     let status: number | null = null;
