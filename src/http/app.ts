@@ -9,6 +9,7 @@ import { consolePlugin } from '../console/console-plugin.js';
 import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { docsPlugin } from './docs/docs-plugin.js';
+import { installExpectContinue } from './expect-continue.js';
 import { followConnections } from './graceful-close.js';
 import { healthPlugin } from './health.js';
 import { clientErrorAnswer, refuseMalformedRequest } from './malformed-requests.js';
@@ -63,6 +64,9 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     // One line per request (written when it is answered, logAnswered), not Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request without Host is refused by refuseMalformedRequest as a problem with a request id, not by
+    // Node with a bare 400.
+    http: { requireHostHeader: false },
     // A request that reaches a closing process is answered as usual (with `Connection: close`), not with
     // Fastify's bare 503: the store stays open until every request in flight is answered.
     return503OnClosing: false,
@@ -101,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     measure?.(request, reply);
     done();
   });
+  installExpectContinue(app);
   app.addHook('preValidation', refuseMalformedRequest);
   installProblemHandler(app, publicUrl, onStoreFault);
   app.setNotFoundHandler(async () => {

@@ -51,11 +51,16 @@ export function undecodableParameter(url: string): string | null {
 }
 
 /**
- * preValidation, for every route: a request carrying Authorization or Host more than once, or a query
- * string that cannot be decoded, is refused. It runs after admission (on /v1 an onRequest hook), so the
- * refusal carries the rate headers every v1 answer carries, and before any handler reads the request.
+ * preValidation, for every route: an HTTP/1.1 request without Host (which Node would answer itself with a
+ * bare 400, so the server is made with requireHostHeader off), a request carrying Authorization or Host
+ * more than once, or a query string that cannot be decoded, is refused. It runs after admission (on /v1
+ * an onRequest hook), so the refusal carries the rate headers every v1 answer carries, and before any
+ * handler reads the request.
  */
 export async function refuseMalformedRequest(request: FastifyRequest): Promise<void> {
+  if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+    throw new ProblemError('invalid_request', 'Send the Host header: every HTTP/1.1 request must name the host it is for');
+  }
   const repeated = repeatedHeader(request.raw.rawHeaders);
   if (repeated) throw new ProblemError('invalid_request', `Send the ${repeated.name} header once; this request has ${repeated.count}`);
   const name = undecodableParameter(request.url);

@@ -1,10 +1,12 @@
-// Requests refused at the edge (issue 13, items 1, 3, 4, 5): undecodable query strings, deeply nested
-// bodies, repeated credentials or Host, and what Node's HTTP parser refuses itself. Each answer is a 4xx
+// Requests refused at the edge (issue 13, items 1, 3, 4, 5; issue 32, items 4, 7): undecodable query
+// strings, deeply nested bodies, repeated credentials or Host, a missing Host, a body declared too large
+// behind Expect: 100-continue, and what Node's HTTP parser refuses itself. Each answer is a 4xx
 // problem with the service's shape and headers, over a real socket where the parser is involved.
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/waiting.js';
 
 let t: TestService;
 let key: string;
@@ -146,6 +148,58 @@ describe('a request with more than one Authorization or Host header is refused',
   it('one of each is answered', async () => {
     const answer = await raw(`GET /v1/guides HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
     expect(answer.status).toBe(200);
+  });
+});
+
+describe('a request without Host is a problem with a request id, as every other refusal (decisions §10)', () => {
+  it('HTTP/1.1 without Host: 400 problem naming Host, on the management API and on /v1 once admitted', async () => {
+    const management = await raw(`GET /admin/v1/organizations HTTP/1.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nConnection: close\r\n\r\n`);
+    expect(expectProblemAnswer(management, 400, 'invalid_request').detail).toContain('Host');
+    const v1 = await raw(`GET /v1/guides HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    expect(expectProblemAnswer(v1, 400, 'invalid_request').detail).toContain('Host');
+    expect(v1.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+    const probe = await raw('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expectProblemAnswer(probe, 400, 'invalid_request');
+  });
+
+  it('HTTP/1.0, which has no Host, is answered', async () => {
+    expect((await raw('GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+});
+
+describe('Expect: 100-continue (decisions §10)', () => {
+  it('a declared length over the limit is a 413 problem at once, never 100 Continue first', async () => {
+    const answer = await raw(
+      `POST /admin/v1/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: 1073741824\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expect(expectProblemAnswer(answer, 413, 'payload_too_large').detail).toContain('1073741824');
+    expect(answer.headers.get('connection')).toBe('close');
+  });
+
+  it("the MCP endpoint's own, smaller limit counts", async () => {
+    const answer = await raw(
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expectProblemAnswer(answer, 413, 'payload_too_large');
+  });
+
+  it('within the limit: 100 Continue once admitted, then the body is read and answered', async () => {
+    const body = JSON.stringify({ name: 'Sent after the go-ahead', plan: 'free' });
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => (received += chunk));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(
+      `POST /admin/v1/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    );
+    await eventually('100 Continue', () => received.startsWith('HTTP/1.1 100 Continue\r\n\r\n'));
+    socket.write(body);
+    await closed;
+    expect(received.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).toMatch(/^HTTP\/1\.1 201 /);
+    expect(received).toContain('Sent after the go-ahead');
   });
 });
 
