@@ -89,13 +89,27 @@ export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOpti
       applyRateHeaders(reply, state);
       if (!state.allowed) throw rateLimited(state);
       // The same answer whatever happens, sent before the address is even looked up, so that neither
-      // its words nor its timing tell anybody which addresses have users.
+      // its words nor its timing tell anybody which addresses have users. The link's budgets count per
+      // person and asking client address (request.ip, the forwarded one behind a TRUST_PROXY).
       const { email } = request.body;
       setImmediate(() =>
-        requestSignInLink(ctx, email).then(
+        requestSignInLink(ctx, email, request.ip).then(
           (result) => {
+            // One line per request, naming neither the address asked for nor the client's: what became
+            // of it, for the operator (a person's cap spent from many addresses is worth a look).
             if (result.outcome === 'sent' && options.logSignInLinks) {
-              request.log.info({ sign_in_link: result.link }, 'sign-in link (SMTP_URL is not set, so the link is logged instead of e-mailed)');
+              request.log.info(
+                { sign_in_link_outcome: 'sent', sign_in_link: result.link },
+                'sign-in link (SMTP_URL is not set, so the link is logged instead of e-mailed)',
+              );
+            } else if (result.outcome === 'throttled') {
+              const whose = result.budget === 'person' ? "the person's" : "the asking address's";
+              request.log[result.budget === 'person' ? 'warn' : 'info'](
+                { sign_in_link_outcome: 'throttled', sign_in_link_budget: result.budget },
+                `no sign-in link sent: ${whose} budget is spent`,
+              );
+            } else {
+              request.log.info({ sign_in_link_outcome: result.outcome }, 'sign-in link request handled');
             }
           },
           (error: unknown) => request.log.error({ err: error }, 'could not record a sign-in link'),

@@ -16,6 +16,7 @@ import { mailSendText } from './migrations/0011_mail_send_text.js';
 import { eventsFeed } from './migrations/0012_events_feed.js';
 import { provenQueues } from './migrations/0013_proven_queues.js';
 import { storeProbes } from './migrations/0014_store_probes.js';
+import { signInLinkAddresses } from './migrations/0015_sign_in_link_addresses.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -32,6 +33,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0012_events_feed': eventsFeed(store.dialect),
     '0013_proven_queues': provenQueues,
     '0014_store_probes': storeProbes(store.dialect),
+    '0015_sign_in_link_addresses': signInLinkAddresses(store.dialect),
   };
 }
 

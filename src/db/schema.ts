@@ -226,13 +226,13 @@ export interface MailOutboxTable {
   next_attempt_at: string | null;
 }
 
-/** An e-mailed sign-in link to the console: works once, until it expires. */
-/** One row per readiness probe's name, rewritten by each probe (store-readiness.ts). */
+/** One row per readiness probe's name, rewritten by each probe (src/db/store-health.ts). */
 export interface StoreProbesTable {
   name: string;
   probed_at: string;
 }
 
+/** An e-mailed sign-in link to the console: works once, until it expires. */
 export interface SignInLinksTable {
   /** SHA-256 of the link's token, hex; the token itself is only in the e-mail. */
   token_hash: string;
@@ -240,6 +240,11 @@ export interface SignInLinksTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /**
+   * HMAC-SHA256, hex, of the client address that asked for the link (its /64 for IPv6), for the budget
+   * per asking address (src/auth/sign-in-links.ts); null on links made before migration 0015.
+   */
+  asked_from_hash: string | null;
 }
 
 /** A console session, held by a browser in an HttpOnly cookie. */

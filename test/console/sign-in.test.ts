@@ -98,7 +98,7 @@ describe('sign-in links', () => {
     expect(await mailedLinkToken(t, user.email)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('an address gets at most five links in 15 minutes; the answer does not change', async () => {
+  it('from one client address, a person gets at most five links in 15 minutes; the answer does not change', async () => {
     const user = await createUser(t);
     const answers = [];
     for (let i = 0; i < 7; i++) answers.push(await requestLink(t, user.email));
