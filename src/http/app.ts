@@ -8,6 +8,7 @@ import type { EndpointPolicy } from '../webhooks/endpoints.js';
 import { consolePlugin } from '../console/console-plugin.js';
 import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js';
 import { adminPlugin } from './admin/admin-plugin.js';
+import { faultyBodyRefusal } from './body-faults.js';
 import { docsPlugin } from './docs/docs-plugin.js';
 import { installExpectContinue } from './expect-continue.js';
 import { followConnections } from './graceful-close.js';
@@ -107,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   });
   installExpectContinue(app);
   app.addHook('preValidation', refuseMalformedRequest);
+  app.addHook('preValidation', faultyBodyRefusal(false));
   installProblemHandler(app, publicUrl, onStoreFault);
   app.setNotFoundHandler(async () => {
     throw new ProblemError('not_found', 'There is no such path');

@@ -12,7 +12,7 @@ const ID_LIST_NAME = /^.+_ids$/;
 const lowered = (value: unknown): unknown => (typeof value === 'string' && isUuidShaped(value) ? value.toLowerCase() : value);
 
 /**
- * Lowercases the ids in `values`, in place. Bodies are at most MAX_BODY_DEPTH deep by the time this runs
+ * Lowercases the ids in `values`, in place. Bodies are at most MAX_BODY_DEPTH (body-faults.ts) deep by the time this runs
  * (checked in preValidation), so recursion is bounded.
  */
 export function lowercaseIds(values: unknown): void {

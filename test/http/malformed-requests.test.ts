@@ -115,6 +115,57 @@ describe('any management body gets a 4xx, never a 500', () => {
   });
 });
 
+describe('half of a surrogate pair is not Unicode text: 400 naming the field, on both stores alike (decisions §10)', () => {
+  /** A management POST whose body is written as JSON text, escapes as they are. */
+  const post = (path: string, json: string) =>
+    t.service.app.inject({ method: 'POST', url: `/admin/v1${path}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, payload: json });
+
+  it('a lone high or low surrogate in a title, in a step, or in a key is refused and nothing is stored', async () => {
+    const team = await t.admin('POST', '/teams', { name: 'Surrogates', plan: 'free' });
+    const cases: Array<[json: string, field: string]> = [
+      [`{"team_id":"${team.id}","title":"\\ud800"}`, 'title'],
+      [`{"team_id":"${team.id}","title":"ends with \\udfff"}`, 'title'],
+      [`{"team_id":"${team.id}","title":"\\ude00\\ud83d reversed"}`, 'title'],
+      [`{"team_id":"${team.id}","steps":[{"text":"ok"},{"text":"\\ud83d"}]}`, 'steps.1.text'],
+      [`{"team_id":"${team.id}","\\ud800":1}`, '\ufffd'],
+    ];
+    for (const [json, field] of cases) {
+      const response = await post('/guides', json);
+      expect(response.statusCode, json).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'invalid_request' });
+      expect(response.json().detail).toBe(`Field '${field}' is not valid Unicode text: it holds half of a UTF-16 surrogate pair without the other half`);
+    }
+    expect((await t.admin('GET', `/guides?team_id=${team.id}`)).length).toBe(0);
+  });
+
+  it('a whole pair, escaped or not, is text like any other and reads back the same', async () => {
+    const team = await t.admin('POST', '/teams', { name: 'Pairs', plan: 'free' });
+    const created = await post('/guides', `{"team_id":"${team.id}","title":"smile \\ud83d\\ude00 and 😀"}`);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data.title).toBe('smile 😀 and 😀');
+    expect((await t.admin('GET', `/guides/${created.json().data.id}`)).title).toBe('smile 😀 and 😀');
+  });
+
+  it('the console and MCP refuse it the same way', async () => {
+    const consoleAnswer = await t.service.app.inject({
+      method: 'POST',
+      url: '/console/api/sign-in-links',
+      headers: { 'content-type': 'application/json', origin: 'http://api.test' },
+      payload: '{"email":"a\\udc00@example.com"}',
+    });
+    expect(consoleAnswer.statusCode, consoleAnswer.body).toBe(400);
+    expect(consoleAnswer.json().detail).toContain("Field 'email' is not valid Unicode text");
+    const mcpAnswer = await t.service.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_guides","arguments":{"query":"\\ud800x"}}}',
+    });
+    expect(mcpAnswer.statusCode, mcpAnswer.body).toBe(400);
+    expect(mcpAnswer.json().detail).toContain("Field 'params.arguments.query' is not valid Unicode text");
+  });
+});
+
 describe('a request with more than one Authorization or Host header is refused', () => {
   it('a valid key then garbage is a 400, not the first one winning', async () => {
     const answer = await raw(`GET /v1/guides HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: garbage\r\nConnection: close\r\n\r\n`);

@@ -17,7 +17,8 @@ import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Member } from '../v1/schemas.js';
 import { callerHook } from './admin-auth.js';
-import { MAX_BODY_DEPTH, bodyFault, strictBodyValidatorCompiler } from './body-validation.js';
+import { faultyBodyRefusal } from '../body-faults.js';
+import { strictBodyValidatorCompiler } from './body-validation.js';
 import { RouteMethods } from './method-not-allowed.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
@@ -100,11 +101,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.addHook('preHandler', lowercaseIdParameters);
   app.addHook('onRequest', noStore);
   // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
-  app.addHook('preValidation', async (request) => {
-    const fault = bodyFault(request.body);
-    if (fault?.kind === 'too_deep') throw new ProblemError('invalid_request', `The body is nested more than ${MAX_BODY_DEPTH} levels deep`);
-    if (fault?.kind === 'nul') throw new ProblemError('invalid_request', `Field '${fault.path || 'body'}' must not contain NUL characters`);
-  });
+  app.addHook('preValidation', faultyBodyRefusal(true));
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');
   // An operation that takes no body accepts an empty one whatever its content-type (curl -H with no -d);

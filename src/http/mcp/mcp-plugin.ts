@@ -7,7 +7,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
-import { MAX_BODY_DEPTH } from '../admin/body-validation.js';
 import { lowercaseIds } from '../lowercase-ids.js';
 import { ProblemError } from '../problem.js';
 import type { RequestRateLimit } from '../rate-limit.js';
@@ -44,18 +43,6 @@ function transportRequest(request: FastifyRequest, endpointUrl: URL): Request {
   return new Request(endpointUrl, { method: 'POST', headers });
 }
 
-/** Whether a parsed body nests deeper than MAX_BODY_DEPTH, walked with a stack of its own. */
-function tooDeep(body: unknown): boolean {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
-  while (pending.length > 0) {
-    const { value, depth } = pending.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) return true;
-    for (const item of Object.values(value)) pending.push({ value: item, depth: depth + 1 });
-  }
-  return false;
-}
-
 async function answer(options: McpOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   let storeFault: Error | null = null;
   const server = mcpServer(
@@ -86,11 +73,6 @@ export async function mcpPlugin(app: TypeBoxApp, options: McpOptions): Promise<v
 
   // JSON-RPC bodies only: text/plain would reach the transport as a string.
   app.removeContentTypeParser('text/plain');
-  // No MCP message needs more than a few levels; a deeper one is refused before anything walks it. (Text
-  // reaches the store only through the tools' argument schemas, which refuse control characters.)
-  app.addHook('preValidation', async (request) => {
-    if (tooDeep(request.body)) throw new ProblemError('invalid_request', `The body is nested more than ${MAX_BODY_DEPTH} levels deep`);
-  });
   // A tool's ids (`team_id`, `guide_id`) lowercased once, here at the edge, as on /v1; only the tool's
   // arguments: the JSON-RPC `id` must come back as the client sent it.
   app.addHook('preHandler', async (request) => {
