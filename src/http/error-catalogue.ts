@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'api_disabled'
   | 'team_keys_disabled'
   | 'rate_limited'
+  | 'too_many_waits'
   | 'invalid_request'
   | 'cursor_expired'
   | 'not_found'
@@ -26,6 +27,11 @@ export interface ErrorEntry {
   status: number;
   title: string;
   meaning: string;
+  /**
+   * False for refusals whose reason is not the rate window, or that may come before the request was
+   * counted: they carry no RateLimit headers, whose remaining count would tell a client it may go on.
+   */
+  rateHeaders?: false;
 }
 
 export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
@@ -58,6 +64,13 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 429,
     title: 'Rate limit exceeded',
     meaning: 'More requests than the limit allows in the current 60-second window (600 per key by default; requests refused with 401 count against the client address). `Retry-After` says how many seconds to wait.',
+  },
+  too_many_waits: {
+    status: 429,
+    title: 'Too many waiting requests',
+    meaning:
+      'GET /v1/events only: the key already holds as many requests waiting with `wait` as it may (10 per service process); the request was not held. Wait for one of them to answer, or ask with `wait=0`. `Retry-After` says when to ask again; no RateLimit headers, since the rate window is not the reason.',
+    rateHeaders: false,
   },
   invalid_request: {
     status: 400,
@@ -127,6 +140,7 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     title: 'Service unavailable',
     meaning:
       'The service cannot reach its store right now (the database down or restarting, the disk full, the store read-only or busy past its time-out). A write is all or nothing: it was not made, unless the connection was lost while it was being committed, so read before repeating a change that must not happen twice. `Retry-After` says how many seconds to wait before trying again.',
+    rateHeaders: false,
   },
 };
 

@@ -2,17 +2,21 @@
 // generated from the route schemas of the plugin it is registered in, so it cannot drift from the code.
 import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { NOT_ALWAYS } from './schemas/responses.js';
 
 type OpenApiInfo = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>>;
 /** The document's `webhooks` section, as @fastify/swagger takes it. */
 export type OpenApiWebhooks = NonNullable<OpenApiInfo extends { webhooks?: infer W } ? W : never>;
 
-/** Every documented response header is sent on every such response: say so in the document. */
+/** A documented response header is sent on every such response unless marked NOT_ALWAYS: say so in the document. */
 function markHeadersRequired(document: any): any {
   for (const item of Object.values<any>(document.paths ?? {})) {
     for (const operation of Object.values<any>(item)) {
       for (const response of Object.values<any>(operation.responses ?? {})) {
-        for (const header of Object.values<any>(response.headers ?? {})) header.required = true;
+        for (const header of Object.values<any>(response.headers ?? {})) {
+          header.required = header.schema?.[NOT_ALWAYS] !== true;
+          delete header.schema?.[NOT_ALWAYS];
+        }
       }
     }
   }

@@ -3,7 +3,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreUnavailable } from '../db/store-faults.js';
 import { ConflictError, InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
+import { ERROR_CATALOGUE } from './error-catalogue.js';
 import { ProblemError, problemBody } from './problem.js';
+import { removeRateHeaders } from './rate-limit.js';
 import { ACCEPTS } from './schemas/common.js';
 
 interface AjvError {
@@ -126,6 +128,7 @@ export function toProblem(error: FastifyError | Error): ProblemError | null {
 
 export function sendProblem(reply: FastifyReply, publicUrl: string, problem: ProblemError): FastifyReply {
   reply.problemCode = problem.code;
+  if (ERROR_CATALOGUE[problem.code].rateHeaders === false) removeRateHeaders(reply);
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
   return reply
     .code(problem.status)

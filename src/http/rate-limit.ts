@@ -55,6 +55,11 @@ export function applyRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header('ratelimit', `"default";r=${state.remaining};t=${state.resetSeconds}`);
 }
 
+/** Takes the RateLimit headers off an answer whose reason is not the rate window (error-catalogue.ts). */
+export function removeRateHeaders(reply: FastifyReply): void {
+  for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'ratelimit']) reply.removeHeader(name);
+}
+
 export function rateLimited(state: RateState): ProblemError {
   return new ProblemError('rate_limited', `Over ${state.limit} requests in ${RATE_WINDOW_SECONDS} seconds; retry after ${state.resetSeconds} seconds`, {
     'retry-after': String(state.resetSeconds),

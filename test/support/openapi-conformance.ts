@@ -57,9 +57,8 @@ export async function checkResponse(service: Service, method: string, url: strin
   }
   const documented = operation.responses[status];
   if (!documented) throw new Error(`${where}: status not documented for ${verb.toUpperCase()} ${match!.template}`);
-  for (const header of Object.keys(documented.headers ?? {})) {
-    if (header === 'Retry-After' && status !== '429') continue;
-    if (response.headers[header.toLowerCase()] === undefined) throw new Error(`${where}: header ${header} missing`);
+  for (const [header, { required }] of Object.entries<{ required?: boolean }>(documented.headers ?? {})) {
+    if (required && response.headers[header.toLowerCase()] === undefined) throw new Error(`${where}: header ${header} missing`);
   }
   if (method.toUpperCase() === 'HEAD') return;
   if (!documented.content) {

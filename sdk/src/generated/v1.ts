@@ -323,7 +323,7 @@ export interface components {
              * @description Stable; clients switch on it
              * @enum {string}
              */
-            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "too_many_waits" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable";
             /** @description Quote it to support */
             request_id: string;
         };
@@ -2194,21 +2194,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited`: Rate limit exceeded */
+            /** @description `rate_limited`: Rate limit exceeded; `too_many_waits`: Too many waiting requests */
             429: {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
                     /** @description Requests allowed in the window */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
-                    "RateLimit-Policy": string;
+                    "RateLimit-Policy"?: string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
-                    RateLimit: string;
+                    RateLimit?: string;
                     /** @description Whole seconds to wait, at least 1 */
                     "Retry-After": number;
                     [name: string]: unknown;

@@ -31,7 +31,7 @@ team while it is in the organization), oldest first, each exactly the JSON body 
 event types; <code>guide.*</code> events need <code>guides:read</code>, <code>member.*</code> events <code>members:read</code>.
 Events are kept 30 days by default (<code>EVENTS_RETENTION_DAYS</code>): a cursor older than that is 400 <code>cursor_expired</code>,
 and the client starts again from the oldest event kept, without <code>after</code>. A key holds at most ${WAITS_PER_KEY} waiting requests
-at once (429 <code>rate_limited</code> beyond). Dedupe on the event <code>id</code>, as for webhooks.</p>
+at once (429 <code>too_many_waits</code> beyond, with <code>Retry-After</code>). Dedupe on the event <code>id</code>, as for webhooks.</p>
 ${code(`AFTER=""
 while :; do
   PAGE=$(curl -s -H "Authorization: Bearer $KEY" "${baseUrl}/events?wait=30\${AFTER:+&after=$AFTER}")

@@ -25,18 +25,35 @@ export interface ResponseOptions {
 
 const ETAG_HEADER = { ETag: { type: 'string', description: 'A strong tag of the body; send it back in If-None-Match' } };
 
-function headersFor(options: ResponseOptions, extra: Record<string, unknown> = {}, rateHeaders = options.rateHeaders) {
-  return { ...COMMON_HEADERS, ...(rateHeaders ? RATE_HEADERS : {}), ...extra };
+/**
+ * Marks a documented header that not every answer of its status carries (openapi-document.ts turns it
+ * into `required: false`): the RateLimit headers of a 429 are `rate_limited`'s, not `too_many_waits`'.
+ */
+export const NOT_ALWAYS = 'x-not-always';
+
+type Headers = Record<string, Record<string, unknown>>;
+
+function sometimes(headers: Headers): Headers {
+  return Object.fromEntries(Object.entries(headers).map(([name, schema]) => [name, { ...schema, [NOT_ALWAYS]: true }]));
 }
 
-/** Answers that may come before the request was counted, or whose reason is not the rate window: no rate headers. */
-const WITHOUT_RATE_HEADERS: ReadonlySet<ErrorCode> = new Set(['service_unavailable']);
+function headersFor(options: ResponseOptions, extra: Headers = {}, rate: 'always' | 'sometimes' | 'never' = options.rateHeaders ? 'always' : 'never') {
+  const rateHeaders = rate === 'always' ? RATE_HEADERS : rate === 'sometimes' ? sometimes(RATE_HEADERS) : {};
+  return { ...COMMON_HEADERS, ...rateHeaders, ...extra };
+}
 
-const EXTRA_ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
+const EXTRA_ERROR_HEADERS: Partial<Record<ErrorCode, Headers>> = {
   rate_limited: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait, at least 1' } },
+  too_many_waits: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait, at least 1' } },
   service_unavailable: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait before trying again' } },
   method_not_allowed: { Allow: { type: 'string', description: 'The methods the path takes' } },
 };
+
+/** Whether the answers of these codes carry the RateLimit headers: all of them, some, or none. */
+function rateHeadersOf(options: ResponseOptions, codes: readonly ErrorCode[]): 'always' | 'sometimes' | 'never' {
+  const carrying = options.rateHeaders ? codes.filter((code) => ERROR_CATALOGUE[code].rateHeaders !== false).length : 0;
+  return carrying === 0 ? 'never' : carrying === codes.length ? 'always' : 'sometimes';
+}
 
 /** A response map: `success` at `status` (no body when `success` is null), and the problems listed. */
 export function responses(status: number, description: string, success: TSchema | null, options: ResponseOptions) {
@@ -58,7 +75,7 @@ export function responses(status: number, description: string, success: TSchema 
     const extra = Object.assign({}, ...codes.map((code) => EXTRA_ERROR_HEADERS[code] ?? {}));
     map[errorStatus] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].title}`).join('; '),
-      headers: headersFor(options, extra, options.rateHeaders && !codes.every((code) => WITHOUT_RATE_HEADERS.has(code))),
+      headers: headersFor(options, extra, rateHeadersOf(options, codes)),
       content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
     };
   }

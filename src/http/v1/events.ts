@@ -83,7 +83,7 @@ export const registerEvents: V1Routes = (app, { ctx, respond }) => {
           '(30 by default); a cursor older than that is 400 `cursor_expired`: start again without `after`.',
         tags: ['Events'],
         querystring: Type.Partial(EventFeedQuery, { additionalProperties: false }),
-        response: respond(200, 'A page of events, oldest first', EventPage, ['invalid_request', 'cursor_expired', 'scope_missing', 'rate_limited']),
+        response: respond(200, 'A page of events, oldest first', EventPage, ['invalid_request', 'cursor_expired', 'scope_missing', 'rate_limited', 'too_many_waits']),
       },
     },
     async (request, reply) => {
@@ -111,7 +111,7 @@ export const registerEvents: V1Routes = (app, { ctx, respond }) => {
       if (page.data.length === 0 && wait! > 0 && signal) {
         const held = signal.hold(key.id, since);
         if (!held) {
-          throw new ProblemError('rate_limited', `This key already holds ${WAITS_PER_KEY} requests waiting on /v1/events; wait for one to answer, or ask with wait=0`, {
+          throw new ProblemError('too_many_waits', `This key already holds ${WAITS_PER_KEY} requests waiting on /v1/events; wait for one to answer, or ask with wait=0`, {
             'retry-after': '1',
           });
         }

@@ -72,12 +72,16 @@ describe('wait', () => {
     await t.get('/v1/events?wait=1', key);
     expect(await remaining()).toBe(before - 2);
 
+    const waitingBefore = t.service.ctx.eventFeed!.waiting;
     const held = Array.from({ length: WAITS_PER_KEY }, () => t.get('/v1/events?wait=20', key));
-    await sleep(300);
+    await eventually('every request held', () => t.service.ctx.eventFeed!.waiting === waitingBefore + WAITS_PER_KEY);
     const refused = await t.get('/v1/events?wait=20', key);
-    const body = expectProblem(refused, 429, 'rate_limited');
+    // Its own code, and headers that agree with it: Retry-After, and no RateLimit-Remaining telling the
+    // client it may go on (decisions §10).
+    const body = expectProblem(refused, 429, 'too_many_waits');
     expect(body.detail).toContain(`${WAITS_PER_KEY} requests waiting`);
     expect(refused.headers['retry-after']).toBe('1');
+    for (const name of ['ratelimit-remaining', 'ratelimit-limit', 'ratelimit', 'ratelimit-reset', 'ratelimit-policy']) expect(refused.headers[name], name).toBeUndefined();
     // Without wait the same key is answered, and another key may still wait.
     expect((await t.get('/v1/events', key)).statusCode).toBe(200);
     const otherWaiting = t.get('/v1/events?wait=20', other.key);
