@@ -114,7 +114,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
   let app: TypeBoxApp | null = null;
   try {
-    await migrateToLatest(store);
+    const newer = await migrateToLatest(store);
+    if (newer.length > 0) {
+      log.warn({ migrations: newer }, 'the store has migrations of a newer release; this release runs on it, as expand-only migrations allow (docs/decisions.md)');
+    }
     let worker: DeliveryWorker | null = null;
     let maintenance: WebhookMaintenance | null = null;
     // A worker serves no reads: it keeps no cache and listens to no invalidations.

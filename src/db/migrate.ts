@@ -1,7 +1,11 @@
 // Applies the migration list in order, once. Each migration is written for both dialects. On PostgreSQL
-// Kysely's migrator holds an advisory lock while it migrates, so processes that start together migrate
-// once: the first applies, the others wait and then find nothing left to do.
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+// Kysely's migrator holds an advisory lock while it migrates, and runs every pending migration in one
+// transaction, so processes that start together migrate once: the first applies, the others wait and
+// then find nothing left to do. Migrations only add (docs/decisions.md "Migrations: expand, then
+// contract"), so a process of the previous release may start on a store a newer release has migrated (a
+// rollback, or a restart in the middle of a rolling deploy): it runs on it as long as every migration it
+// knows is applied, where Kysely's migrator would refuse an applied migration it does not know.
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
@@ -41,9 +45,31 @@ export function migrationNames(store: Store): string[] {
   return Object.keys(migrationList(store));
 }
 
-export async function migrateToLatest(store: Store): Promise<void> {
+/** The names of the migrations the store has applied; none on a new store. */
+async function appliedMigrations(store: Store): Promise<string[]> {
+  const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === 'kysely_migration')) return [];
+  return (await sql<{ name: string }>`select name from kysely_migration`.execute(store.db)).rows.map((row) => row.name);
+}
+
+/**
+ * Brings the store up to this release; answers the migrations of a newer release already applied, which
+ * this one runs beside (empty when there are none).
+ */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const known = new Set(migrationNames(store));
+  const applied = await appliedMigrations(store);
+  const newer = applied.filter((name) => !known.has(name));
+  if (newer.length > 0) {
+    const missing = [...known].filter((name) => !applied.includes(name));
+    if (missing.length > 0) {
+      throw new Error(`The store has migrations of another release (${newer.join(', ')}) but lacks ${missing.join(', ')} of this one; start the release that migrated it`);
+    }
+    return newer;
+  }
   const provider: MigrationProvider = { getMigrations: async () => migrationList(store) };
   const migrator = new Migrator({ db: store.db, provider });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  return [];
 }
