@@ -90,6 +90,8 @@ describe('GuideService', () => {
     const advice = (code: ErrorCode): string => {
       switch (code) {
         case 'rate_limited':
+        case 'too_many_waits':
+        case 'service_unavailable':
         case 'network_error':
         case 'timeout':
           return 'retry later';
