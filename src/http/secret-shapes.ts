@@ -10,7 +10,8 @@ const SHAPES = [
   `${KEY_PREFIX}[0-9A-Za-z_-]+`,
   'adm_[0-9A-Za-z_-]+',
   '(?<![0-9A-Za-z_-])[0-9A-Za-z_-]{43}(?![0-9A-Za-z_-])',
-  'eyJ[0-9A-Za-z_-]{4,}\\.[0-9A-Za-z_-]{4,}',
+  // Three dot-separated parts: the service's own cursors (base64url JSON, a dot, a MAC) have two.
+  'eyJ[0-9A-Za-z_-]{4,}\\.[0-9A-Za-z_-]{4,}\\.[0-9A-Za-z_-]*',
 ];
 const ANY_SHAPE = new RegExp(SHAPES.join('|'));
 const EVERY_SHAPE = new RegExp(SHAPES.join('|'), 'g');

@@ -88,6 +88,11 @@ describe('a key sent anywhere a client can put it is nowhere in the log', () => 
     expect(urlsLogged).toContain('/v1/guides/[redacted]');
     expect(urlsLogged).toContain('/v1/guides?x=[redacted]');
     expect(urlsLogged).toContain('/v1/guides?[redacted]=1');
+    // A cursor is not a credential: it stays, for whoever reads the log.
+    for (let i = 0; i < 2; i++) await t.admin('POST', '/guides', { team_id: teams[0].id, title: `Paged ${i}` });
+    const cursor = (await t.get('/v1/guides?limit=1', key)).json().next_cursor;
+    await t.get(`/v1/guides?limit=1&cursor=${cursor}`, key);
+    expect(lines.at(-1)).toContain(`/v1/guides?limit=1&cursor=${cursor}`);
     for (const form of [key, rest, underscoreEncoded, encodeAll(key), encodeAll(rest), ADMIN_TOKEN]) {
       expect(lines.filter((line) => line.includes(form))).toEqual([]);
     }
