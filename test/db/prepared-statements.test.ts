@@ -9,7 +9,11 @@ import { testDatabase, usingPostgres } from '../support/test-database.js';
 
 function fakePool() {
   const sent: unknown[] = [];
-  const client = { query: async (...args: unknown[]) => (sent.push(args.length === 1 ? args[0] : { text: args[0], values: args[1] }), { rows: [] }), release: () => undefined };
+  const client = {
+    query: async (...args: unknown[]) => (sent.push(args.length === 1 ? args[0] : { text: args[0], values: args[1] }), { rows: [] }),
+    release: () => undefined,
+    on: () => client,
+  };
   const pool = { connect: async () => client, end: async () => undefined } as unknown as pg.Pool;
   return { pool, sent };
 }
