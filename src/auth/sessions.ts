@@ -4,7 +4,8 @@
 // a leak, say) ends every operator session at once; a person's is stored as its SHA-256.
 import { createHmac } from 'node:crypto';
 import { timestamp } from '../domain/clock.js';
-import type { DomainContext } from '../domain/context.js';
+import { recordAudit } from '../domain/audit.js';
+import { type DomainContext, transact } from '../domain/context.js';
 import { hashConsoleToken, isConsoleTokenShaped, newConsoleToken, sameSecret } from './tokens.js';
 
 export const SESSION_TTL_MS = 12 * 3_600_000;
@@ -26,10 +27,13 @@ export async function startSession(ctx: DomainContext, userId: string | null, ad
   await ctx.db.deleteFrom('console_sessions').where('expires_at', '<=', timestamp(now)).execute();
   const token = newConsoleToken();
   const session = { userId, csrfToken: newConsoleToken(), expiresAt: timestamp(new Date(now.getTime() + SESSION_TTL_MS)) };
-  await ctx.db
-    .insertInto('console_sessions')
-    .values({ token_hash: tokenHashes(token, adminToken)[userId === null ? 'operator' : 'person'], user_id: userId, csrf_token: session.csrfToken, created_at: timestamp(now), expires_at: session.expiresAt })
-    .execute();
+  await transact(ctx, async (trx) => {
+    await trx
+      .insertInto('console_sessions')
+      .values({ token_hash: tokenHashes(token, adminToken)[userId === null ? 'operator' : 'person'], user_id: userId, csrf_token: session.csrfToken, created_at: timestamp(now), expires_at: session.expiresAt })
+      .execute();
+    await recordAudit(ctx, trx, { action: 'session.signed_in', target: { type: 'session', id: null }, home: null });
+  });
   return { token, session };
 }
 

@@ -1,6 +1,7 @@
 // Sign-in for the console under /console/api (issue 6): ask for an e-mailed link, sign in with it (once),
 // sign in as the operator with the admin token, see who is signed in, sign out. Signing in sets the
 // session cookie; the answer carries the CSRF token that the console sends back on every write.
+import { AUDIT_ACTIONS, actingAs, actorFor } from '../domain/audit.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
@@ -61,6 +62,8 @@ async function whoAmI(ctx: DomainContext, session: ConsoleSession) {
       expires_at: session.expiresAt,
       /** What the endpoint form offers. */
       event_types: SUBSCRIBABLE_EVENTS,
+      /** What the audit log's filter offers. */
+      audit_actions: AUDIT_ACTIONS,
       ...(await consoleHomes(ctx.db, grants)),
     },
   };
@@ -68,7 +71,9 @@ async function whoAmI(ctx: DomainContext, session: ConsoleSession) {
 
 async function signIn(options: SessionRouteOptions, request: FastifyRequest, reply: FastifyReply, userId: string | null) {
   const { ctx } = options;
-  const { token, session } = await startSession(ctx, userId, options.adminToken);
+  // Recorded in the audit log as the one signing in, from where they asked.
+  const scope = { actor: actorFor(userId), address: request.ip, requestId: request.id };
+  const { token, session } = await actingAs(scope, () => startSession(ctx, userId, options.adminToken));
   reply.header('set-cookie', sessionCookie(token, secure(request)));
   return whoAmI(ctx, session);
 }

@@ -21,6 +21,7 @@ import { eventsFeed } from './migrations/0012_events_feed.js';
 import { provenQueues } from './migrations/0013_proven_queues.js';
 import { storeProbes } from './migrations/0014_store_probes.js';
 import { signInLinkAddresses } from './migrations/0015_sign_in_link_addresses.js';
+import { auditEvents } from './migrations/0016_audit_events.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -38,6 +39,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0013_proven_queues': provenQueues,
     '0014_store_probes': storeProbes(store.dialect),
     '0015_sign_in_link_addresses': signInLinkAddresses(store.dialect),
+    '0016_audit_events': auditEvents(store.dialect),
   };
 }
 

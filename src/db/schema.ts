@@ -226,6 +226,26 @@ export interface MailOutboxTable {
   next_attempt_at: string | null;
 }
 
+/** One management write (src/domain/audit.ts): who, what, to which resource, where, from where. */
+export interface AuditEventsTable {
+  id: string;
+  created_at: string;
+  actor_type: 'person' | 'operator';
+  /** The person's user id; null for the operator. */
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  home_type: KeyHomeType | null;
+  home_id: string | null;
+  /** The organization the home belonged to then (itself, or its team's): whose admins may read the event. */
+  organization_id: string | null;
+  address: string | null;
+  request_id: string | null;
+  /** The names of the fields a change set, space-separated; null for what is not a change of fields. */
+  changed: string | null;
+}
+
 /** One row per readiness probe's name, rewritten by each probe (src/db/store-health.ts). */
 export interface StoreProbesTable {
   name: string;
@@ -278,5 +298,6 @@ export interface Database {
   sign_in_links: SignInLinksTable;
   console_sessions: ConsoleSessionsTable;
   store_probes: StoreProbesTable;
+  audit_events: AuditEventsTable;
 }
 

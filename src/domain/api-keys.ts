@@ -1,6 +1,7 @@
 // API keys (spec §5, decisions §2): created for a team or an organization with scopes and an expiry,
 // shown once, stored as a hash, revoked by deleting their use. Authentication also reports the
 // organization's policy so that the HTTP layer can refuse in the order decisions §4 sets.
+import { recordAudit } from './audit.js';
 import type { ApiKeysTable, KeyHomeType } from '../db/schema.js';
 import { isPostgres } from '../db/sql-functions.js';
 import { generateKeySecret, hashKeySecret, isWellFormedKeySecret, keySecretHint } from './api-key-secret.js';
@@ -11,7 +12,7 @@ import { newId } from './ids.js';
 import { findOrganization, requireOrganization } from './organizations.js';
 import { remember } from './read-cache.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
-import { type Home, findTeam, requireTeam } from './teams.js';
+import { type Home, findTeam, homeOf, requireTeam } from './teams.js';
 import { API_KEY_COLUMNS } from '../db/columns.js';
 
 export type Scope = 'guides:read' | 'teams:read' | 'members:read';
@@ -41,7 +42,7 @@ function apiKeyOf(row: ApiKeysTable): ApiKey {
   return {
     id: row.id,
     name: row.name,
-    home: { type: row.home_type, id: row.home_id },
+    home: homeOf(row),
     scopes: row.scopes.split(' ') as Scope[],
     expires_at: row.expires_at,
     created_at: row.created_at,
@@ -85,6 +86,7 @@ export async function createApiKey(ctx: DomainContext, input: ApiKeyInput): Prom
   await transact(ctx, async (trx) => {
     await trx.insertInto('api_keys').values(row).execute();
     touched(trx, 'api_keys', [tag.key(row.secret_hash)]);
+    await recordAudit(ctx, trx, { action: 'api_key.created', target: { type: 'api_key', id: row.id }, home: input.home });
   });
   return { key: apiKeyOf(row), secret };
 }
@@ -105,10 +107,16 @@ export async function listApiKeys(ctx: DomainContext, home: Home): Promise<ApiKe
 
 export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void> {
   await transact(ctx, async (trx) => {
-    const key = await trx.selectFrom('api_keys').select('secret_hash').where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const key = await trx
+      .selectFrom('api_keys')
+      .select(['secret_hash', 'home_type', 'home_id'])
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     if (!key) throw new NotFoundError('API key');
     await trx.updateTable('api_keys').set({ revoked_at: timestamp(ctx.clock.now()) }).where('id', '=', id).execute();
     touched(trx, 'api_keys', [tag.key(key.secret_hash)]);
+    await recordAudit(ctx, trx, { action: 'api_key.revoked', target: { type: 'api_key', id }, home: homeOf(key) });
   });
 }
 

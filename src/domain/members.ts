@@ -1,4 +1,5 @@
 // Team membership: joining, changing role and leaving each record their event (spec §6.5).
+import { recordAudit } from './audit.js';
 import type { TeamRole } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
@@ -31,7 +32,7 @@ async function requireMember(db: Executor, teamId: string, userId: string): Prom
   return member;
 }
 
-async function recordMemberEvent(trx: Executor, type: EventType, teamId: string, organizationId: string | null, member: Member, at: Date) {
+export async function recordMemberEvent(trx: Executor, type: EventType, teamId: string, organizationId: string | null, member: Member, at: Date) {
   await recordEvent(trx, {
     type,
     teamId,
@@ -60,8 +61,14 @@ export async function putMember(ctx: DomainContext, teamId: string, userId: stri
     }
     touched(trx, 'memberships', [tag.members(teamId)]);
     const member = await requireMember(trx, teamId, userId);
-    if (!existing) await recordMemberEvent(trx, 'member.joined', teamId, team.organization_id, member, now);
-    else if (existing.role !== role) await recordMemberEvent(trx, 'member.role_changed', teamId, team.organization_id, member, now);
+    const home = { type: 'team', id: teamId } as const;
+    if (!existing) {
+      await recordMemberEvent(trx, 'member.joined', teamId, team.organization_id, member, now);
+      await recordAudit(ctx, trx, { action: 'member.added', target: { type: 'user', id: userId }, home });
+    } else if (existing.role !== role) {
+      await recordMemberEvent(trx, 'member.role_changed', teamId, team.organization_id, member, now);
+      await recordAudit(ctx, trx, { action: 'member.role_changed', target: { type: 'user', id: userId }, home, changed: ['role'] });
+    }
     return member;
   });
 }
@@ -73,6 +80,7 @@ export async function removeMember(ctx: DomainContext, teamId: string, userId: s
     await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
     touched(trx, 'memberships', [tag.members(teamId)]);
     await recordMemberEvent(trx, 'member.left', teamId, team.organization_id, member, ctx.clock.now());
+    await recordAudit(ctx, trx, { action: 'member.removed', target: { type: 'user', id: userId }, home: { type: 'team', id: teamId } });
   });
 }
 

@@ -1,6 +1,7 @@
 // Organizations: plan, API policy and admins.
 import type { OrganizationsTable, Plan } from '../db/schema.js';
 import { timestamp } from './clock.js';
+import { fieldsSet, recordAudit } from './audit.js';
 import { type DomainContext, type Executor, transact } from './context.js';
 import { NotFoundError } from './errors.js';
 import { newId } from './ids.js';
@@ -31,6 +32,7 @@ export async function createOrganization(ctx: DomainContext, input: Organization
   await transact(ctx, async (trx) => {
     await trx.insertInto('organizations').values(row).execute();
     touched(trx, 'organizations', [tag.organization(row.id)]);
+    await recordAudit(ctx, trx, { action: 'organization.created', target: { type: 'organization', id: row.id }, home: { type: 'organization', id: row.id } });
   });
   return row;
 }
@@ -56,6 +58,8 @@ export async function updateOrganization(ctx: DomainContext, id: string, input: 
   await transact(ctx, async (trx) => {
     await trx.updateTable('organizations').set(changes).where('id', '=', id).execute();
     touched(trx, 'organizations', [tag.organization(id)]);
+    const home = { type: 'organization', id } as const;
+    await recordAudit(ctx, trx, { action: 'organization.updated', target: home, home, changed: fieldsSet(input) });
   });
   return requireOrganization(ctx.db, id);
 }
@@ -63,19 +67,27 @@ export async function updateOrganization(ctx: DomainContext, id: string, input: 
 export async function addOrganizationAdmin(ctx: DomainContext, organizationId: string, userId: string): Promise<void> {
   await requireOrganization(ctx.db, organizationId);
   await requireUser(ctx.db, userId);
-  await ctx.db
-    .insertInto('organization_admins')
-    .values({ organization_id: organizationId, user_id: userId, created_at: timestamp(ctx.clock.now()) })
-    .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
-    .execute();
+  await transact(ctx, async (trx) => {
+    const added = await trx
+      .insertInto('organization_admins')
+      .values({ organization_id: organizationId, user_id: userId, created_at: timestamp(ctx.clock.now()) })
+      .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    // Making an admin of an admin changes nothing, and is not an event.
+    if (added) await recordAudit(ctx, trx, { action: 'admin.added', target: { type: 'user', id: userId }, home: { type: 'organization', id: organizationId } });
+  });
 }
 
 export async function removeOrganizationAdmin(ctx: DomainContext, organizationId: string, userId: string): Promise<void> {
   await requireOrganization(ctx.db, organizationId);
-  const result = await ctx.db
-    .deleteFrom('organization_admins')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (result.numDeletedRows === 0n) throw new NotFoundError('Organization admin');
+  await transact(ctx, async (trx) => {
+    const result = await trx
+      .deleteFrom('organization_admins')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw new NotFoundError('Organization admin');
+    await recordAudit(ctx, trx, { action: 'admin.removed', target: { type: 'user', id: userId }, home: { type: 'organization', id: organizationId } });
+  });
 }

@@ -1,5 +1,6 @@
 // Teams: a team belongs to at most one organization and takes its plan from it; a team without one has
 // its own plan. A team can join an organization later.
+import { fieldsSet, recordAudit } from './audit.js';
 import type { KeyHomeType, Plan, TeamsTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
@@ -25,6 +26,11 @@ export interface Home {
   id: string;
 }
 
+/** The home a row of a resource that has one (an API key, a webhook endpoint) belongs to. */
+export function homeOf(row: { home_type: KeyHomeType; home_id: string }): Home {
+  return { type: row.home_type, id: row.home_id };
+}
+
 export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<Team> {
   if (input.organization_id) {
     await requireOrganization(ctx.db, input.organization_id);
@@ -43,6 +49,7 @@ export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<
   await transact(ctx, async (trx) => {
     await trx.insertInto('teams').values(row).execute();
     touched(trx, 'teams', teamTags(row.id, [row.organization_id]));
+    await recordAudit(ctx, trx, { action: 'team.created', target: { type: 'team', id: row.id }, home: { type: 'team', id: row.id } });
   });
   return row;
 }
@@ -77,6 +84,7 @@ export async function updateTeam(ctx: DomainContext, id: string, input: TeamInpu
   await transact(ctx, async (trx) => {
     await trx.updateTable('teams').set(changes).where('id', '=', id).execute();
     touched(trx, 'teams', teamTags(id, [team.organization_id, organizationId]));
+    await recordAudit(ctx, trx, { action: 'team.updated', target: { type: 'team', id }, home: { type: 'team', id }, changed: fieldsSet(input) });
     if (organizationId !== team.organization_id) {
       // Guides carry their team's organization for the organization's index (migration 0009).
       await trx.updateTable('guides').set({ organization_id: organizationId }).where('team_id', '=', id).execute();

@@ -1,4 +1,5 @@
 // People: the members of teams and the admins of organizations.
+import { recordAudit } from './audit.js';
 import type { UsersTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
@@ -33,6 +34,7 @@ export async function createUser(ctx: DomainContext, input: UserInput): Promise<
     await trx.insertInto('users').values(row).execute();
     // A new user is in no answer until a membership or a guide names them, and those writes say so.
     touched(trx, 'users', []);
+    await recordAudit(ctx, trx, { action: 'user.created', target: { type: 'user', id: row.id }, home: null });
   });
   return row;
 }

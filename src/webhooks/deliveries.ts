@@ -1,6 +1,8 @@
 // The Deliveries list of an endpoint (decisions §6): every attempt, newest first, with its request,
 // answer, error, duration and when the next attempt is due; and sending any attempt again as a new one.
 // An attempt is shown as `sending` while it is due and a worker holds its endpoint's queue.
+import { recordAudit } from '../domain/audit.js';
+import { homeOf } from '../domain/teams.js';
 import type { AttemptStatus } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
@@ -136,6 +138,7 @@ export async function resendAttempt(ctx: DomainContext, id: string): Promise<Att
     const [scheduled] = await scheduleAttempts(trx, [
       { eventId: attempt.event_id, endpointId: attempt.endpoint_id, attemptNumber: Number(latest.n ?? 0) + 1, autoRetry: false, status: 'scheduled', dueAt: now, now },
     ]);
+    await recordAudit(ctx, trx, { action: 'delivery.resent', target: { type: 'delivery', id }, home: homeOf(endpoint) });
     return scheduled!;
   });
   return requireAttempt(ctx, resentId);

@@ -1,6 +1,7 @@
 // Webhook endpoints (decisions §6, §7): registered for a team or an organization with the events they
 // pick; a ping is sent when one is created and whenever an admin asks; the signing key is shown on
 // request and rotated at once.
+import { fieldsSet, recordAudit } from '../domain/audit.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { isPostgres } from '../db/sql-functions.js';
 import { timestamp } from '../domain/clock.js';
@@ -10,7 +11,7 @@ import { InvalidInputError, LimitReachedError, NotFoundError } from '../domain/e
 import { recordEvent, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
-import { type Home, requireTeam } from '../domain/teams.js';
+import { type Home, homeOf, requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
 import { newSigningKey } from './signing.js';
 import { ENDPOINT_COLUMNS } from '../db/columns.js';
@@ -125,6 +126,7 @@ export async function createEndpoint(
     await trx.insertInto('webhook_endpoints').values(endpoint).execute();
     await openQueue(trx, endpoint.id);
     await recordPing(trx, endpoint, now);
+    await recordAudit(ctx, trx, { action: 'webhook_endpoint.created', target: { type: 'webhook_endpoint', id: endpoint.id }, home });
     return endpoint;
   });
 }
@@ -174,26 +176,41 @@ export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy,
     await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
     // A new address is a new receiver: what its breaker or a Retry-After held back may go at once.
     if (input.url !== undefined) await liftProbeGate(trx, id);
-    return requireEndpoint(trx, id);
+    const endpoint = await requireEndpoint(trx, id);
+    await recordAudit(ctx, trx, { action: 'webhook_endpoint.updated', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint), changed: fieldsSet(input) });
+    return endpoint;
   });
 }
 
 export async function deleteEndpoint(ctx: DomainContext, id: string): Promise<void> {
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await lockQueues(trx, [id]);
-    return trx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+    const deleted = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).returning(['home_type', 'home_id']).executeTakeFirst();
+    if (!deleted) throw new NotFoundError('Webhook endpoint');
+    await recordAudit(ctx, trx, { action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id }, home: homeOf(deleted) });
   });
-  if (result.numDeletedRows === 0n) throw new NotFoundError('Webhook endpoint');
+}
+
+/** Records that the endpoint's signing key was shown (the reveal reads, but who saw a secret is worth knowing). */
+export async function recordSigningKeyRevealed(ctx: DomainContext, endpoint: Endpoint): Promise<void> {
+  await recordAudit(ctx, ctx.db, { action: 'webhook_endpoint.signing_key_revealed', target: { type: 'webhook_endpoint', id: endpoint.id }, home: homeOf(endpoint) });
 }
 
 /** A new signing key; the old one stops at once (attempts read the key when they are sent). */
 export async function rotateSigningKey(ctx: DomainContext, id: string): Promise<string> {
-  await requireEndpoint(ctx.db, id);
+  const endpoint = await requireEndpoint(ctx.db, id);
   const signingKey = newSigningKey();
-  await ctx.db.updateTable('webhook_endpoints').set({ signing_key: signingKey, updated_at: timestamp(ctx.clock.now()) }).where('id', '=', id).execute();
+  await transact(ctx, async (trx) => {
+    await trx.updateTable('webhook_endpoints').set({ signing_key: signingKey, updated_at: timestamp(ctx.clock.now()) }).where('id', '=', id).execute();
+    await recordAudit(ctx, trx, { action: 'webhook_endpoint.signing_key_rotated', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint) });
+  });
   return signingKey;
 }
 
 export async function pingEndpoint(ctx: DomainContext, id: string): Promise<void> {
-  await transact(ctx, async (trx) => recordPing(trx, await requireEndpoint(trx, id), ctx.clock.now()));
+  await transact(ctx, async (trx) => {
+    const endpoint = await requireEndpoint(trx, id);
+    await recordPing(trx, endpoint, ctx.clock.now());
+    await recordAudit(ctx, trx, { action: 'webhook_endpoint.pinged', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint) });
+  });
 }

@@ -2,6 +2,8 @@
 // WEBHOOK_PAUSE_AFTER_MS pauses and sends the admins of the endpoint's home exactly one e-mail: the pause
 // is a conditional update from active, so only the one writer that makes it also queues the mail. While
 // paused, pending attempts and new events are `missed`; resuming can send them again, oldest first.
+import { recordAudit } from '../domain/audit.js';
+import { homeOf } from '../domain/teams.js';
 import type { PausedReason } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
@@ -78,8 +80,10 @@ export async function pauseEndpoint(trx: Executor, endpointId: string, reason: P
 export async function pauseByHand(ctx: DomainContext, id: string): Promise<Endpoint> {
   return transact(ctx, async (trx) => {
     await requireEndpoint(trx, id);
-    await pauseEndpoint(trx, id, 'manual', ctx.clock.now(), 0);
-    return requireEndpoint(trx, id);
+    const paused = await pauseEndpoint(trx, id, 'manual', ctx.clock.now(), 0);
+    const endpoint = await requireEndpoint(trx, id);
+    if (paused) await recordAudit(ctx, trx, { action: 'webhook_endpoint.paused', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint) });
+    return endpoint;
   });
 }
 
@@ -114,6 +118,7 @@ export async function resumeEndpoint(ctx: DomainContext, id: string, redeliver: 
     // Resuming says the receiver works again: its breaker starts closed.
     await setBreakers(trx, [{ endpointId: id, failures: 0, probeAt: null }]);
     if (redeliver) await redeliverMissed(trx, ctx.dialect, id, now);
+    await recordAudit(ctx, trx, { action: 'webhook_endpoint.resumed', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint) });
     return requireEndpoint(trx, id);
   });
 }

@@ -60,6 +60,7 @@ beforeAll(async () => {
     await call('removeOrganizationAdmin', 'DELETE', `/organizations/${organization.id}/admins/${admin.id}`);
     await t.admin('PUT', `/teams/${team.id}/members/${admin.id}`, { role: 'VIEWER' });
     await call('removeTeamMember', 'DELETE', `/teams/${team.id}/members/${admin.id}`);
+    await call('eraseUser', 'POST', `/users/${admin.id}/erase`);
 
     const steps = [{ text: 'Open **Settings** → *Security*.' }, { text: 'Choose **Reset password** and confirm.', image_url: 'https://cdn.example.com/reset.png', image_alt: 'The reset button' }];
     await t.admin('POST', '/guides', { team_id: team.id, title: 'Invite a teammate', owner_id: owner.id, steps: [{ text: 'Open **Team** and choose *Invite*.' }], publish_status: 'PUBLISHED' });
@@ -108,6 +109,7 @@ beforeAll(async () => {
     const doomed = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: other.id }, url: receiver.url, events: ['guide.created'] });
     await call('deleteWebhookEndpoint', 'DELETE', `/webhook-endpoints/${doomed.id}`);
     await call('listMail', 'GET', '/mail?limit=1');
+    await call('listAuditEvents', 'GET', `/audit-events?home_type=team&home_id=${team.id}&limit=1`);
 
     for (const [operationId, path] of Object.entries({
       verifyKey: '/auth/verify',

@@ -46,6 +46,8 @@ interface SessionBase {
   csrf_token: string;
   /** The events the endpoint form offers. */
   event_types: string[];
+  /** The kinds of audit events, for the audit log's filter. */
+  audit_actions: string[];
   teams: SessionTeam[];
   organizations: SessionOrganization[];
 }
@@ -154,4 +156,17 @@ export interface Guide {
   /** Only counted here. */
   steps: readonly unknown[];
   updated_at: string | null;
+}
+
+/** One event of the audit log: who did what to which resource, where, from where. */
+export interface AuditEvent {
+  id: string;
+  at: string;
+  actor: { type: 'person' | 'operator'; id: string | null; name: string | null };
+  action: string;
+  target: { type: string; id: string | null; name: string | null };
+  home: { type: HomeType; id: string } | null;
+  address: string | null;
+  request_id: string | null;
+  changed: string[] | null;
 }

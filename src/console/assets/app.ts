@@ -5,6 +5,7 @@ import { setCsrfToken, signInApi, whenSignedBackIn, whenSignedOut } from './api.
 import type { HomeType, Session } from './api-types.js';
 import type { Home, PageContext, SectionContext } from './context.js';
 import { errorBox, fill, h, loading } from './dom.js';
+import { auditPage } from './page-audit.js';
 import { deliveriesPage } from './page-deliveries.js';
 import { guidePage, guidesPage } from './page-guides.js';
 import { keysPage } from './page-keys.js';
@@ -42,6 +43,7 @@ const SECTIONS: readonly [Section, ...Section[]] = [
   { slug: 'webhooks', label: 'Webhooks', needs: 'api', page: webhooksPage },
   { slug: 'settings', label: 'API settings', needs: 'api', page: settingsPage },
   { slug: 'guides', label: 'Guides', needs: 'read', teamOnly: true, page: guidesPage },
+  { slug: 'audit', label: 'Audit log', needs: 'api', page: auditPage },
 ];
 
 /** Every team and organization the person works in, organizations first. */

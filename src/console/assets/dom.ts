@@ -54,6 +54,15 @@ interface Failure {
   requestId?: unknown;
 }
 
+/** A time for a datetime-local field (the reader's local time, to the minute), from RFC 3339. */
+export function localDateTime(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 /** An error from the API in words: its detail, with the code and request id for support. */
 export function errorBox(error: unknown): HTMLElement {
   const failure: Failure = typeof error === 'object' && error !== null ? error : {};

@@ -8,7 +8,7 @@
 import { api, query } from './api.js';
 import type { Answer, Attempt, AttemptStatus, Endpoint, EndpointHealth, Page } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { act, actionForm, errorBox, fill, h, loading, notice, table, time } from './dom.js';
+import { act, actionForm, errorBox, fill, h, loading, localDateTime, notice, table, time } from './dom.js';
 import { healthChart, healthFacts, statusBadge } from './health.js';
 
 const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed'];
@@ -61,15 +61,6 @@ function nextRetry(newest: Attempt): HTMLElement {
   if (IN_FLIGHT.has(newest.status) && newest.attempt_number > 1) return time(newest.due_at);
   if (newest.status === 'failed' && newest.next_attempt_at) return time(newest.next_attempt_at);
   return h('span', { class: 'muted' }, '—');
-}
-
-/** A time for a datetime-local field (the reader's local time, to the minute), from RFC 3339. */
-function localField(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 export async function deliveriesPage(context: SectionContext, endpointId: string): Promise<void> {
@@ -228,8 +219,8 @@ export async function deliveriesPage(context: SectionContext, endpointId: string
     h('option', { value: '' }, 'All'),
     ['ping', ...session.event_types].map((type) => h('option', { value: type, selected: type === filters.event_type }, type)),
   );
-  const sinceInput = h('input', { id: 'since-filter', 'data-field': 'since', type: 'datetime-local', value: localField(filters.since) });
-  const untilInput = h('input', { id: 'until-filter', 'data-field': 'until', type: 'datetime-local', value: localField(filters.until) });
+  const sinceInput = h('input', { id: 'since-filter', 'data-field': 'since', type: 'datetime-local', value: localDateTime(filters.since) });
+  const untilInput = h('input', { id: 'until-filter', 'data-field': 'until', type: 'datetime-local', value: localDateTime(filters.until) });
   const eventInput = h('input', { id: 'event-filter', 'data-field': 'event_id', type: 'search', placeholder: 'A whole event id', value: filters.event_id, autocomplete: 'off' });
   const asIso = (value: string) => (value === '' ? '' : new Date(value).toISOString());
 

@@ -8,6 +8,7 @@ import { adminTokenCheck } from '../../auth/admin-token.js';
 import { type Grants, loadGrants } from '../../auth/grants.js';
 import { SESSION_COOKIE, readCookie } from '../../auth/session-cookie.js';
 import { carriesCsrfToken, findSession } from '../../auth/sessions.js';
+import { actingAs, actorFor } from '../../domain/audit.js';
 import type { DomainContext } from '../../domain/context.js';
 import { bearerToken } from '../bearer.js';
 import { refuseCredential, refuseWhileSpent } from '../credential-refusal.js';
@@ -33,6 +34,16 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error('management route reached without an identified caller');
   return request.caller;
+}
+
+/**
+ * preHandler, last before the handler: the handler runs as its caller, so that every write it makes is
+ * recorded in the audit log as theirs, from their address, in this request. (After the body is read:
+ * the body's stream events run outside any scope opened before them.)
+ */
+export function actAsCaller(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  const caller = callerOf(request);
+  actingAs({ actor: actorFor(caller.kind === 'operator' ? null : caller.userId), address: request.ip, requestId: request.id }, done);
 }
 
 export function forbidden(detail: string): ProblemError {

@@ -16,18 +16,20 @@ import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Member } from '../v1/schemas.js';
-import { callerHook } from './admin-auth.js';
+import { actAsCaller, callerHook } from './admin-auth.js';
 import { faultyBodyRefusal } from '../body-faults.js';
 import { strictBodyValidatorCompiler } from './body-validation.js';
 import { RouteMethods } from './method-not-allowed.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
-import { AdminGuide, AdminGuideSummary, ApiKey, Organization, Team, User } from './schemas.js';
+import { AdminGuide, AdminGuideSummary, ApiKey, AuditEvent, Organization, Team, User } from './schemas.js';
 import { Attempt, Endpoint, EndpointHealth, MailEntry } from './webhook-schemas.js';
 import { registerTeams } from './teams.js';
+import { registerUsers } from './users.js';
 import { registerDeliveries } from './deliveries.js';
 import { registerMail } from './mail.js';
+import { registerAuditEvents } from './audit-events.js';
 import { registerWebhookEndpoints } from './webhook-endpoints.js';
 import { AdminPolicies } from './policies.js';
 
@@ -66,7 +68,7 @@ export interface AdminOptions {
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', routeMethods.learn);
-  for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry]) {
+  for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry, AuditEvent]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {
@@ -83,6 +85,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
       { name: 'Webhook endpoints', description: 'Where events are delivered, their signing keys, pausing and resuming' },
       { name: 'Deliveries', description: 'Every delivery attempt, and sending one again' },
       { name: 'Mail', description: 'The mail outbox' },
+      { name: 'Audit log', description: 'Who changed what, when and from where' },
     ],
   }, ADMIN_EXAMPLES);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -99,6 +102,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.addHook('onRequest', callerHook(options.ctx, options.adminToken, options.rateLimit));
   app.setValidatorCompiler(strictBodyValidatorCompiler());
   app.addHook('preHandler', lowercaseIdParameters);
+  app.addHook('preHandler', actAsCaller);
   app.addHook('onRequest', noStore);
   // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
   app.addHook('preValidation', faultyBodyRefusal(true));
@@ -118,7 +122,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
     can: new AdminPolicies(options.ctx),
     respond: (status, description, success) => responses(status, description, success, { rateHeaders: false, errors: ADMIN_ERRORS }),
   };
-  for (const register of [registerOrganizations, registerTeams, registerGuides, registerApiKeys, registerWebhookEndpoints, registerDeliveries, registerMail]) {
+  for (const register of [registerOrganizations, registerTeams, registerUsers, registerGuides, registerApiKeys, registerWebhookEndpoints, registerDeliveries, registerMail, registerAuditEvents]) {
     register(app, deps);
   }
 

@@ -3,10 +3,11 @@
 // refuses with 403 forbidden what the person's roles do not allow.
 import { type TeamAccess, reaches, teamAccess } from '../../auth/grants.js';
 import { apiKeyHome } from '../../auth/resource-homes.js';
+import type { AuditReach } from '../../domain/audit.js';
 import type { DomainContext } from '../../domain/context.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { requireGuideRow } from '../../domain/guides/guide-writes.js';
-import { type Home, findTeam } from '../../domain/teams.js';
+import { type Home, findTeam, homeOf } from '../../domain/teams.js';
 import { requireAttempt } from '../../webhooks/deliveries.js';
 import { requireEndpoint } from '../../webhooks/endpoints.js';
 import type { FastifyRequest } from 'fastify';
@@ -62,11 +63,28 @@ export class AdminPolicies {
   async endpoint(request: FastifyRequest, endpointId: string): Promise<void> {
     if (callerOf(request).kind === 'operator') return;
     const endpoint = await requireEndpoint(this.ctx.db, endpointId);
-    await this.home(request, { type: endpoint.home_type, id: endpoint.home_id });
+    await this.home(request, homeOf(endpoint));
   }
 
   async attempt(request: FastifyRequest, attemptId: string): Promise<void> {
     if (callerOf(request).kind === 'person') await this.endpoint(request, (await requireAttempt(this.ctx, attemptId)).endpoint_id);
+  }
+
+  /**
+   * Whose audit events the caller reads (shared decisions §10): the operator all; an organization's admins
+   * those of the organization and its teams; a team's ADMIN members those of the team; nobody else. A
+   * `home` asked for must be one of theirs.
+   */
+  async auditReach(request: FastifyRequest, home: Home | undefined): Promise<AuditReach> {
+    const caller = callerOf(request);
+    if (caller.kind === 'operator') return 'all';
+    if (home) await this.home(request, home);
+    const teams = [...caller.grants.teamRoles].filter(([, role]) => role === 'ADMIN').map(([teamId]) => teamId);
+    const organizations = [...caller.grants.adminOf];
+    if (teams.length === 0 && organizations.length === 0) {
+      throw forbidden("Only the operator, organizations' admins and teams' ADMIN members may read the audit log");
+    }
+    return { organizations, teams };
   }
 
   async guide(request: FastifyRequest, guideId: string, needed: TeamAccess): Promise<void> {

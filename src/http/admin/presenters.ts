@@ -1,5 +1,6 @@
 // The only place where domain values become management API wire shapes.
 import type { ApiKey } from '../../domain/api-keys.js';
+import type { AuditEventView } from '../../domain/audit.js';
 import type { GuideRow } from '../../domain/guides/guide-record.js';
 import { parseSteps } from '../../domain/guides/guide-record.js';
 import { fullGuideBody } from '../../domain/guides/guide-body.js';
@@ -130,4 +131,18 @@ export function presentEndpointHealth(health: EndpointHealth) {
 
 export function presentMail(mail: MailEntry) {
   return { id: mail.id, to: mail.to, subject: mail.subject, text: mail.text, created_at: mail.created_at, sent_at: mail.sent_at };
+}
+
+export function presentAuditEvent(row: AuditEventView) {
+  return {
+    id: row.id,
+    at: row.created_at,
+    actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
+    action: row.action,
+    target: { type: row.target_type, id: row.target_id, name: row.target_name },
+    home: row.home_type === null || row.home_id === null ? null : { type: row.home_type, id: row.home_id },
+    address: row.address,
+    request_id: row.request_id,
+    changed: row.changed === null ? null : row.changed.split(' '),
+  };
 }

@@ -1,4 +1,5 @@
 // Bodies and answers of the management API (decisions §7).
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../domain/audit.js';
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../domain/api-keys.js';
 import { PERMALINK_MAX_LENGTH, PERMALINK_PATTERN } from '../../domain/guides/permalink.js';
@@ -12,7 +13,7 @@ export const WebUrl = (options: Record<string, unknown> = {}) =>
 const Name = Text({ maxLength: 200 });
 export const PlanSchema = StringEnum(PLANS);
 export const RoleSchema = StringEnum(TEAM_ROLES);
-const HomeType = StringEnum(['team', 'organization'] as const);
+export const HomeType = StringEnum(['team', 'organization'] as const);
 
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
 
@@ -167,3 +168,34 @@ export const NewApiKey = Type.Object(
 );
 
 export const HomeQuery = Type.Object({ home_type: HomeType, home_id: Uuid() }, { additionalProperties: false });
+
+/** One audit event (src/domain/audit.ts): who did what to which resource, where, from where. */
+export const AuditEvent = Type.Object(
+  {
+    id: Uuid(),
+    at: Timestamp({ description: 'When it happened' }),
+    actor: Type.Object(
+      {
+        type: StringEnum(['person', 'operator'] as const, { description: 'A person signed in to the console, or the operator with the admin token' }),
+        id: Nullable(Uuid({ description: "The person's user id; null for the operator" })),
+        name: Nullable(Type.String({ description: "The person's name (or e-mail address) as it is now; null for the operator, or a person erased since" })),
+      },
+      { additionalProperties: false },
+    ),
+    action: StringEnum(AUDIT_ACTIONS),
+    target: Type.Object(
+      {
+        type: StringEnum(AUDIT_TARGET_TYPES),
+        id: Nullable(Uuid({ description: 'null for a sign-in' })),
+        name: Nullable(Type.String({ description: "What the target is called now (a key's or team's name, an endpoint's URL, a guide's title, a person's name); null once it is gone" })),
+      },
+      { additionalProperties: false },
+    ),
+    home: Nullable(Home),
+    address: Nullable(Type.String({ description: 'The client address the request came from' })),
+    request_id: Nullable(Type.String({ description: "The request's X-Request-Id" })),
+    changed: Nullable(Type.Array(Type.String(), { description: 'For a change, the names of the fields it set (never their values)' })),
+  },
+  { $id: 'AdminAuditEvent', additionalProperties: false },
+);
+

@@ -1,7 +1,18 @@
 // Webhook endpoints (decisions §7): create (with a ping), list, read, change, delete, reveal and rotate
 // the signing key, resume, and ping on demand.
 import { Type } from '@sinclair/typebox';
-import { createEndpoint, deleteEndpoint, type Endpoint, listEndpoints, pingEndpoint, requireEndpoint, rotateSigningKey, updateEndpoint } from '../../webhooks/endpoints.js';
+import { homeOf } from '../../domain/teams.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  type Endpoint,
+  listEndpoints,
+  pingEndpoint,
+  recordSigningKeyRevealed,
+  requireEndpoint,
+  rotateSigningKey,
+  updateEndpoint,
+} from '../../webhooks/endpoints.js';
 import { endpointHealth } from '../../webhooks/health.js';
 import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import type { AdminRoutes } from './admin-plugin.js';
@@ -22,7 +33,7 @@ function presentSigningKey(signingKey: string) {
 function presentEndpoint(endpoint: Endpoint) {
   return {
     id: endpoint.id,
-    home: { type: endpoint.home_type, id: endpoint.home_id },
+    home: homeOf(endpoint),
     url: endpoint.url,
     events: endpoint.events === '' ? [] : endpoint.events.split(' '),
     description: endpoint.description,
@@ -141,7 +152,9 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentSigningKey((await requireEndpoint(ctx.db, request.params.id)).signing_key) };
+      const endpoint = await requireEndpoint(ctx.db, request.params.id);
+      await recordSigningKeyRevealed(ctx, endpoint);
+      return { data: presentSigningKey(endpoint.signing_key) };
     },
   );
 

@@ -185,6 +185,11 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 204,
     "body": null
   },
+  "eraseUser": {
+    "request": "/users/37387e0c-a3df-4832-88fc-a0488b9db5f3/erase",
+    "status": 204,
+    "body": null
+  },
   "createGuide": {
     "request": "/guides",
     "requestBody": {
@@ -930,6 +935,37 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": []
+    }
+  },
+  "listAuditEvents": {
+    "request": "/audit-events?home_type=team&home_id=045e6009-58c3-467d-8c75-a3f5f6689088&limit=1",
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "09285166-7525-46ce-b5c6-f932bfe67d2f",
+          "at": "2026-11-27T23:19:11.709Z",
+          "actor": {
+            "type": "operator",
+            "id": null,
+            "name": null
+          },
+          "action": "webhook_endpoint.resumed",
+          "target": {
+            "type": "webhook_endpoint",
+            "id": "59ddcbfb-a6d7-47b5-a5d2-def5273ee6d6",
+            "name": "http://127.0.0.1:34767/hook"
+          },
+          "home": {
+            "type": "team",
+            "id": "045e6009-58c3-467d-8c75-a3f5f6689088"
+          },
+          "address": "127.0.0.1",
+          "request_id": "5f5350db-62b8-4855-9a3d-7ae050e442f7",
+          "changed": null
+        }
+      ],
+      "next_cursor": "MjAyNi0xMS0yN1QyMzoxOToxMS43MDlafDA5Mjg1MTY2LTc1MjUtNDZjZS1iNWM2LWY5MzJiZmU2N2QyZg.ogrSSeo_m32OV_DSv7slvg"
     }
   }
 };
