@@ -242,6 +242,7 @@ describe("the operator's calls", () => {
       ['PUT', `/teams/${w.teamA.id}/members/${user.id}`, { role: 'ADMIN' }],
       ['GET', '/mail'],
       ['GET', `/users/${user.id}`],
+      ['POST', `/users/${user.id}/erase`],
     ] as const) {
       const body403 = expectProblem(await asSession(t, w.orgAdmin, method, path, body), 403, 'forbidden');
       expect(body403.detail, `${method} ${path}`).toMatch(/operator|own user/);
@@ -253,3 +254,29 @@ describe("the operator's calls", () => {
     expect((await asSession(t, w.viewerA, 'GET', `/users/${id}`)).json().data.id).toBe(id);
   });
 });
+
+describe('the audit log (issue 33)', () => {
+  const audit = (session: ConsoleSession, home?: { type: string; id: string }) =>
+    asSession(t, session, 'GET', `/audit-events${home ? `?home_type=${home.type}&home_id=${home.id}` : ''}`);
+  const orgHome = () => ({ type: 'organization', id: w.organization.id });
+
+  it("an organization admin reads the organization's and each of its teams'", async () => {
+    for (const home of [undefined, orgHome(), teamHome(w.teamA), teamHome(w.teamB)]) expect((await audit(w.orgAdmin, home)).statusCode).toBe(200);
+    expectProblem(await audit(w.orgAdmin, teamHome(w.solo)), 403, 'forbidden');
+  });
+
+  it("a team's ADMIN member reads the team's, not another team's nor the organization's", async () => {
+    expect((await audit(w.adminA)).statusCode).toBe(200);
+    expect((await audit(w.adminA, teamHome(w.teamA))).statusCode).toBe(200);
+    expectProblem(await audit(w.adminA, teamHome(w.teamB)), 403, 'forbidden');
+    expectProblem(await audit(w.adminA, orgHome()), 403, 'forbidden');
+  });
+
+  it('EDITOR and VIEWER members read none', async () => {
+    for (const session of [w.editorA, w.viewerA]) {
+      expectProblem(await audit(session), 403, 'forbidden');
+      expectProblem(await audit(session, teamHome(w.teamA)), 403, 'forbidden');
+    }
+  });
+});
+
