@@ -238,8 +238,11 @@ export interface AuditEventsTable {
   target_id: string | null;
   home_type: KeyHomeType | null;
   home_id: string | null;
-  /** The organization the home belonged to then (itself, or its team's): whose admins may read the event. */
-  organization_id: string | null;
+  /**
+   * Whose admins may read the event: the organization the home belonged to then (itself, or its team's),
+   * or the team when it belonged to none; null for what belongs to no home (a user, a sign-in).
+   */
+  tenant_id: string | null;
   address: string | null;
   request_id: string | null;
   /** The names of the fields a change set, space-separated; null for what is not a change of fields. */

@@ -64,10 +64,10 @@ export async function putMember(ctx: DomainContext, teamId: string, userId: stri
     const home = { type: 'team', id: teamId } as const;
     if (!existing) {
       await recordMemberEvent(trx, 'member.joined', teamId, team.organization_id, member, now);
-      await recordAudit(ctx, trx, { action: 'member.added', target: { type: 'user', id: userId }, home });
+      await recordAudit(ctx, trx, { action: 'member.added', target: { type: 'user', id: userId }, home, organizationId: team.organization_id });
     } else if (existing.role !== role) {
       await recordMemberEvent(trx, 'member.role_changed', teamId, team.organization_id, member, now);
-      await recordAudit(ctx, trx, { action: 'member.role_changed', target: { type: 'user', id: userId }, home, changed: ['role'] });
+      await recordAudit(ctx, trx, { action: 'member.role_changed', target: { type: 'user', id: userId }, home, organizationId: team.organization_id, changed: ['role'] });
     }
     return member;
   });
@@ -80,7 +80,7 @@ export async function removeMember(ctx: DomainContext, teamId: string, userId: s
     await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
     touched(trx, 'memberships', [tag.members(teamId)]);
     await recordMemberEvent(trx, 'member.left', teamId, team.organization_id, member, ctx.clock.now());
-    await recordAudit(ctx, trx, { action: 'member.removed', target: { type: 'user', id: userId }, home: { type: 'team', id: teamId } });
+    await recordAudit(ctx, trx, { action: 'member.removed', target: { type: 'user', id: userId }, home: { type: 'team', id: teamId }, organizationId: team.organization_id });
   });
 }
 

@@ -49,7 +49,7 @@ export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<
   await transact(ctx, async (trx) => {
     await trx.insertInto('teams').values(row).execute();
     touched(trx, 'teams', teamTags(row.id, [row.organization_id]));
-    await recordAudit(ctx, trx, { action: 'team.created', target: { type: 'team', id: row.id }, home: { type: 'team', id: row.id } });
+    await recordAudit(ctx, trx, { action: 'team.created', target: { type: 'team', id: row.id }, home: { type: 'team', id: row.id }, organizationId: row.organization_id });
   });
   return row;
 }
@@ -84,7 +84,7 @@ export async function updateTeam(ctx: DomainContext, id: string, input: TeamInpu
   await transact(ctx, async (trx) => {
     await trx.updateTable('teams').set(changes).where('id', '=', id).execute();
     touched(trx, 'teams', teamTags(id, [team.organization_id, organizationId]));
-    await recordAudit(ctx, trx, { action: 'team.updated', target: { type: 'team', id }, home: { type: 'team', id }, changed: fieldsSet(input) });
+    await recordAudit(ctx, trx, { action: 'team.updated', target: { type: 'team', id }, home: { type: 'team', id }, organizationId, changed: fieldsSet(input) });
     if (organizationId !== team.organization_id) {
       // Guides carry their team's organization for the organization's index (migration 0009).
       await trx.updateTable('guides').set({ organization_id: organizationId }).where('team_id', '=', id).execute();

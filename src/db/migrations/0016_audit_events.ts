@@ -1,8 +1,10 @@
-// The audit log (shared decisions §10, src/domain/audit.ts): one row per management write. Rows are read
-// newest first, by everyone the operator lets in: the operator all of them, an organization's admins
-// those of the organization and its teams (`organization_id`, the organization the home belonged to
-// when it happened), a team's ADMIN members those of the team (`home_type`, `home_id`).
-import type { Kysely, Migration } from 'kysely';
+// The audit log (shared decisions §10, src/domain/audit.ts): one row per management write, read newest
+// first. A write's cost is mostly the pages its commit writes, one or more per B-tree it touches, so the
+// log has two: the table itself ordered by (created_at, id) (on SQLite a WITHOUT ROWID table, on
+// PostgreSQL its primary key), which the operator's reading walks, and one index by tenant (the
+// organization, or a team of no organization), which every other reader's walks: an organization's
+// admins read their tenant's events, a team's ADMIN members their team's among them (`home_id`).
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../database.js';
 import { textType } from './column-types.js';
 
@@ -10,10 +12,10 @@ export function auditEvents(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       const text = textType(dialect);
-      await db.schema
+      let table = db.schema
         .createTable('audit_events')
-        .addColumn('id', text, (c) => c.primaryKey())
         .addColumn('created_at', text, (c) => c.notNull())
+        .addColumn('id', text, (c) => c.notNull())
         .addColumn('actor_type', text, (c) => c.notNull())
         .addColumn('actor_id', text)
         .addColumn('action', text, (c) => c.notNull())
@@ -21,14 +23,14 @@ export function auditEvents(dialect: DialectName): Migration {
         .addColumn('target_id', text)
         .addColumn('home_type', text)
         .addColumn('home_id', text)
-        .addColumn('organization_id', text)
+        .addColumn('tenant_id', text)
         .addColumn('address', text)
         .addColumn('request_id', text)
         .addColumn('changed', text)
-        .execute();
-      await db.schema.createIndex('audit_events_newest').on('audit_events').columns(['created_at', 'id']).execute();
-      await db.schema.createIndex('audit_events_organization').on('audit_events').columns(['organization_id', 'created_at', 'id']).execute();
-      await db.schema.createIndex('audit_events_home').on('audit_events').columns(['home_type', 'home_id', 'created_at', 'id']).execute();
+        .addPrimaryKeyConstraint('audit_events_pk', ['created_at', 'id']);
+      if (dialect === 'sqlite') table = table.modifyEnd(sql`without rowid`);
+      await table.execute();
+      await db.schema.createIndex('audit_events_tenant').on('audit_events').columns(['tenant_id', 'created_at', 'id']).execute();
     },
   };
 }

@@ -120,7 +120,7 @@ export async function createGuide(ctx: DomainContext, input: NewGuide): Promise<
     const guide = await trx.insertInto('guides').values(row).returning(GUIDE_COLUMNS).executeTakeFirstOrThrow();
     touched(trx, 'guides', [tag.teamGuides(row.team_id)]);
     await recordGuideEvent(target, 'guide.created', guide);
-    await recordAudit(ctx, trx, { action: 'guide.created', target: { type: 'guide', id: guide.id }, home: { type: 'team', id: guide.team_id } });
+    await recordAudit(ctx, trx, { action: 'guide.created', target: { type: 'guide', id: guide.id }, home: { type: 'team', id: guide.team_id }, organizationId: guide.organization_id });
     return guide;
   });
 }
@@ -191,7 +191,7 @@ export async function updateGuide(ctx: DomainContext, id: string, input: GuideFi
     const updated = await requireGuideRow(trx, id);
     const changed = changedColumns(changes);
     if (changed.length > 0) await noteGuideUpdate(ctx, trx, updated, changed, now);
-    await recordAudit(ctx, trx, { action: 'guide.updated', target: { type: 'guide', id }, home: { type: 'team', id: guide.team_id }, changed: fieldsSet(input) });
+    await recordAudit(ctx, trx, { action: 'guide.updated', target: { type: 'guide', id }, home: { type: 'team', id: guide.team_id }, organizationId: guide.organization_id, changed: fieldsSet(input) });
     return updated;
   });
 }
@@ -212,7 +212,7 @@ export async function settleProcessing(ctx: DomainContext, id: string, outcome: 
     const settled = await requireGuideRow(trx, id);
     const target = await guideEventTarget(ctx, trx, guide.team_id, now);
     await recordGuideEvent(target, outcome === 'finished' ? 'guide.ready' : 'guide.failed', settled);
-    await recordAudit(ctx, trx, { action: 'guide.processing_settled', target: { type: 'guide', id }, home: { type: 'team', id: guide.team_id }, changed: ['processing_state'] });
+    await recordAudit(ctx, trx, { action: 'guide.processing_settled', target: { type: 'guide', id }, home: { type: 'team', id: guide.team_id }, organizationId: guide.organization_id, changed: ['processing_state'] });
     return settled;
   });
 }
@@ -237,7 +237,7 @@ export async function moveGuide(ctx: DomainContext, id: string, teamId: string):
     touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.teamGuides(teamId), tag.guide(id)]);
     const moved = await requireGuideRow(trx, id);
     await recordGuideEvent(await guideEventTarget(ctx, trx, teamId, now), 'guide.created', moved);
-    await recordAudit(ctx, trx, { action: 'guide.moved', target: { type: 'guide', id }, home: { type: 'team', id: teamId }, changed: ['team_id'] });
+    await recordAudit(ctx, trx, { action: 'guide.moved', target: { type: 'guide', id }, home: { type: 'team', id: teamId }, organizationId: team.organization_id, changed: ['team_id'] });
     return moved;
   });
 }
@@ -250,6 +250,6 @@ export async function deleteGuide(ctx: DomainContext, id: string): Promise<void>
     await trx.deleteFrom('guides').where('id', '=', id).execute();
     touched(trx, 'guides', [tag.teamGuides(guide.team_id), tag.guide(id)]);
     await recordGuideDeleted(await guideEventTarget(ctx, trx, guide.team_id, now), guide);
-    await recordAudit(ctx, trx, { action: 'guide.deleted', target: { type: 'guide', id }, home: { type: 'team', id: guide.team_id } });
+    await recordAudit(ctx, trx, { action: 'guide.deleted', target: { type: 'guide', id }, home: { type: 'team', id: guide.team_id }, organizationId: guide.organization_id });
   });
 }

@@ -3,7 +3,7 @@
 // refuses with 403 forbidden what the person's roles do not allow.
 import { type TeamAccess, reaches, teamAccess } from '../../auth/grants.js';
 import { apiKeyHome } from '../../auth/resource-homes.js';
-import type { AuditReach } from '../../domain/audit.js';
+import { type AuditReach, teamTenants } from '../../domain/audit.js';
 import type { DomainContext } from '../../domain/context.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { requireGuideRow } from '../../domain/guides/guide-writes.js';
@@ -79,12 +79,12 @@ export class AdminPolicies {
     const caller = callerOf(request);
     if (caller.kind === 'operator') return 'all';
     if (home) await this.home(request, home);
-    const teams = [...caller.grants.teamRoles].filter(([, role]) => role === 'ADMIN').map(([teamId]) => teamId);
+    const teamIds = [...caller.grants.teamRoles].filter(([, role]) => role === 'ADMIN').map(([teamId]) => teamId);
     const organizations = [...caller.grants.adminOf];
-    if (teams.length === 0 && organizations.length === 0) {
+    if (teamIds.length === 0 && organizations.length === 0) {
       throw forbidden("Only the operator, organizations' admins and teams' ADMIN members may read the audit log");
     }
-    return { organizations, teams };
+    return { organizations, teams: await teamTenants(this.ctx.db, teamIds) };
   }
 
   async guide(request: FastifyRequest, guideId: string, needed: TeamAccess): Promise<void> {
