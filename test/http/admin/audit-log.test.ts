@@ -5,6 +5,8 @@
 // the operator all of them, an organization's admins their organization's and its teams', a team's ADMIN
 // members their team's, nobody else.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { actingAs, actorFor, recordAudit } from '../../../src/domain/audit.js';
+import { transact } from '../../../src/domain/context.js';
 import { asSession, type ConsoleSession, consolePost, signIn } from '../../console/sessions.js';
 import { ADMIN_TOKEN, createGuide, useTestService } from '../../support/service.js';
 import { createUser, expectProblem } from './helpers.js';
@@ -28,6 +30,8 @@ const OPERATOR_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}` };
 /** A management call as the operator from `address`, with a request id of its own; answers the request id. */
 async function operatorCall(method: string, path: string, body?: unknown, address = '198.51.100.7'): Promise<{ requestId: string; data: any; status: number }> {
   const requestId = `audit-${Math.random().toString(36).slice(2)}`;
+  // A millisecond after what came before: events of one millisecond are ordered by their random ids.
+  t.clock.advance(1);
   const response = await t.service.app.inject({
     method: method as 'GET',
     url: `/admin/v1${path}`,
@@ -200,6 +204,20 @@ describe('every management write records one audit event', () => {
     expect([...writes, 'revealSigningKey'].sort()).toEqual(Object.keys(WRITES).sort());
   });
 
+  it('is written in the transaction of its change: a change that rolls back leaves no event', async () => {
+    const { ctx } = t.service;
+    const [before] = await newest();
+    const scope = { actor: actorFor(null), address: '198.51.100.9', requestId: 'rolled-back' };
+    const failing = actingAs(scope, () =>
+      transact(ctx, async (trx) => {
+        await recordAudit(ctx, trx, { action: 'team.updated', target: { type: 'team', id: team.id }, home: { type: 'team', id: team.id } });
+        throw new Error('the change fails after its event');
+      }),
+    );
+    await expect(failing).rejects.toThrow('the change fails after its event');
+    expect((await newest())[0]!.id).toBe(before!.id);
+  });
+
   it('a write that changes nothing, or is refused, records nothing', async () => {
     const [before] = await newest();
     await operatorCall('POST', `/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: false });
@@ -219,6 +237,7 @@ describe('every management write records one audit event', () => {
 
   it('shows names as they are now, read from the resources: a renamed team by its new name', async () => {
     const renamed = await t.admin('POST', '/teams', { name: 'Before', organization_id: organization.id });
+    t.clock.advance(1);
     await t.admin('PATCH', `/teams/${renamed.id}`, { name: 'After' });
     const events = (await t.admin('GET', `/audit-events?home_type=team&home_id=${renamed.id}`)) as AuditEvent[];
     expect(events.map((event) => [event.action, event.target])).toEqual([
@@ -236,6 +255,7 @@ describe('console sign-ins and writes from the console', () => {
     const session = await signIn(t, person.email);
     const [signedIn] = await newest(1, '&action=session.signed_in');
     expect(signedIn).toMatchObject({ actor: { type: 'person', id: person.id }, target: { type: 'session', id: null }, home: null, address: '127.0.0.1' });
+    t.clock.advance(1);
     const key = await asSession(t, session, 'POST', '/api-keys', { home: { type: 'team', id: team.id }, name: 'From the console', scopes: ['guides:read'], expires_in_days: 7 });
     expect(key.statusCode).toBe(201);
     const [created] = await newest();
@@ -246,6 +266,7 @@ describe('console sign-ins and writes from the console', () => {
     const [before] = await newest();
     expect((await consolePost(t, '/session/operator', { admin_token: 'not the token at all' })).statusCode).toBe(401);
     expect((await newest())[0]!.id).toBe(before!.id);
+    t.clock.advance(1);
     expect((await consolePost(t, '/session/operator', { admin_token: ADMIN_TOKEN })).statusCode).toBe(200);
     expect((await newest())[0]).toMatchObject({ actor: { type: 'operator', id: null }, action: 'session.signed_in' });
   });
