@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Mode, NoisyShape } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {
@@ -30,6 +30,10 @@ export interface BenchOptions {
   mixedOnPostgres: boolean;
   /** Events in the outbox for the feed benchmark (GET /v1/events, issue 17). */
   feedEvents: number;
+  /** Guides in the store the backup benchmark copies (issue 33): the read benchmark's store of that size. */
+  backupGuides: number;
+  /** Events (each with an attempt and an audit row) the footprint benchmark writes (issue 33). */
+  footprintEvents: number;
   /** Write BENCHMARKS.md from this run (off for trial runs with --only). */
   writeReport: boolean;
 }
@@ -49,7 +53,12 @@ export const USAGE = `npm run bench -- [options]
   --warmup N         warm-up seconds per run (default 1 quick, 3 full)
   --events N         webhook events (default 1000 quick, 10000 full)
   --bad N            noisy: endpoints that hang, and as many that fail (default 200 quick, 1000 full)
-  --feed-events N    feed: events in the outbox (default 100000 quick, 1000000 full)`;
+  --feed-events N    feed: events in the outbox (default 100000 quick, 1000000 full)
+  --backup-guides N  backup: the store npm run backup copies while reads and edits go on
+                     (default 10000 quick, 1000000 full)
+  --footprint-events N
+                     footprint: events, attempts and audit rows written to measure their
+                     bytes on SQLite and PostgreSQL (default 10000 quick, 100000 full)`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -73,6 +82,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       events: { type: 'string' },
       bad: { type: 'string' },
       'feed-events': { type: 'string' },
+      'backup-guides': { type: 'string' },
+      'footprint-events': { type: 'string' },
       'sqlite-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -126,8 +137,16 @@ export function parseOptions(argv: string[]): BenchOptions {
     mixedGuides: positive('mixed-guides', values['mixed-guides'], quick ? 10_000 : 100_000),
     mixedOnPostgres: !values['sqlite-only'],
     feedEvents: positive('feed-events', values['feed-events'], quick ? 100_000 : 1_000_000),
+    backupGuides: positive('backup-guides', values['backup-guides'], quick ? 10_000 : 1_000_000),
+    footprintEvents: positive('footprint-events', values['footprint-events'], quick ? 10_000 : 100_000),
     // A partial run must not overwrite the published table.
     writeReport:
-      values.only === undefined && !values['no-webhooks'] && !values['sqlite-only'] && values.guides === undefined && values['mixed-guides'] === undefined,
+      values.only === undefined &&
+      !values['no-webhooks'] &&
+      !values['sqlite-only'] &&
+      values.guides === undefined &&
+      values['mixed-guides'] === undefined &&
+      values['backup-guides'] === undefined &&
+      values['footprint-events'] === undefined,
   };
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const serviceMain = join(repoRoot, 'dist', 'main.js');
 export const bulkLoader = join(repoRoot, 'dist', 'cli', 'bulk-load.js');
+export const backupCommand = join(repoRoot, 'dist', 'cli', 'backup.js');
 export const benchBuild = join(repoRoot, 'dist-bench', 'bench');
 export const resultsDir = join(repoRoot, 'bench', 'results');
 export const partialResultsDir = join(repoRoot, 'dist-bench', 'partial-results');

@@ -262,6 +262,76 @@ export interface BenchResults {
   flood?: FloodRun[];
   /** The events feed (issue 17); absent from results written before it existed. */
   feed?: FeedBenchResult;
+  /** Backups of the embedded store while the service runs (issue 33); absent from results written before it existed. */
+  backup?: BackupBenchResult;
+  /** Disk per event, delivery attempt and audit row (issue 33); absent from results written before it existed. */
+  footprint?: FootprintResult;
   /** What did not run or ran wrong, in words. */
   problems: string[];
+}
+
+/** How the backup benchmark copied the store: not at all, by `npm run backup`, or by a way the command did not take. */
+export type BackupMethod = 'none' | 'command' | 'vacuum-into' | 'backup-api';
+
+/** One copy of the store. */
+export interface BackupCopy {
+  /** Seconds copying (the command's own figure, without its check). */
+  seconds: number;
+  /** The command's PRAGMA quick_check of the copy; null for the others. */
+  checkSeconds: number | null;
+  /** From the process's start to its end. */
+  wallSeconds: number;
+  /** The copy's size; 0 when it did not finish. */
+  bytes: number;
+  finished: boolean;
+  /** The backup API alone: how often it started over, and the largest share of the store it had copied (0–100). */
+  restarts: number | null;
+  furthestPercent: number | null;
+}
+
+/** One measured run of the backup benchmark: reads and edits for the run's seconds, copies back to back meanwhile (none for `none`). */
+export interface BackupRun {
+  method: BackupMethod;
+  reads: WrkMeasurement;
+  writes: { made: number; failed: number };
+  /** The most of the -wal not yet checkpointed into the database file at any moment, bytes (from the wal-index header). */
+  uncheckpointedLogPeakBytes: number;
+  copies: BackupCopy[];
+}
+
+export interface BackupBenchResult {
+  guides: number;
+  /** The database file's size when the benchmark began. */
+  storeBytes: number;
+  editsPerSecond: number;
+  urls: number;
+  /** Rounds of (no backup, the command); the other methods run once. */
+  rounds: number;
+  /** Measured seconds per run. */
+  seconds: number;
+  /** The -wal file's size at the end (it does not shrink). */
+  walFileBytes: number;
+  runs: BackupRun[];
+}
+
+/** Bytes a row takes with its indexes, on one store. */
+export interface FootprintStore {
+  store: 'sqlite' | 'postgres';
+  /** Rows written of each kind. */
+  events: number;
+  eventBytes: number;
+  attemptBytes: number;
+  /** The estimate for an audit event (copies of the one the guide's creation recorded). */
+  auditBytes: number;
+  /** SQLite: what the file grew by, per event with its attempt and audit event; null on PostgreSQL. */
+  fileBytesPerEvent: number | null;
+  /** What the rows hold: the event's JSON payload, the attempt's request headers, the audit event's text. */
+  payloadBytes: number;
+  requestHeadersBytes: number;
+  auditTextBytes: number;
+}
+
+export interface FootprintResult {
+  events: number;
+  stores: FootprintStore[];
 }

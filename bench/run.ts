@@ -5,7 +5,9 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMachine, gitState } from './machine.js';
+import { runBackupBench } from './backup/backup-bench.js';
 import { runFeedBench } from './feed/feed-bench.js';
+import { runFootprintBench } from './footprint/footprint-bench.js';
 import { runFloodBench } from './flood/flood-bench.js';
 import { runMixedBench } from './mixed/mixed-bench.js';
 import { parseOptions, USAGE } from './options.js';
@@ -97,7 +99,15 @@ async function main(): Promise<void> {
 
 /** The benchmarks the options ask for, in turn; PostgreSQL and Redis start when one first needs them. */
 async function runBenchmarks(options: BenchOptions, results: BenchResults, benchServers: () => BenchServers): Promise<void> {
-  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood', 'feed'].includes(group));
+  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint'].includes(group));
+  let backupDone = false;
+  const backup = async (store: LoadedStore | null) => {
+    backupDone = true;
+    log(`backups of the embedded store at ${options.backupGuides.toLocaleString('en')} guides while it serves reads and edits`);
+    const run = await runBackupBench(options, store, log);
+    if (run.result) results.backup = run.result;
+    results.problems.push(...run.problems);
+  };
   if (readGroups.length > 0) {
     for (const [index, guides] of options.guides.entries()) {
       let store: LoadedStore | null = null;
@@ -112,6 +122,8 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
         results.processPeaks.push(...pass.peaks);
         results.searchPlans.push(...pass.searchPlans);
         results.problems.push(...pass.problems);
+        // The backup benchmark copies a store of this size: this one, rather than loading it again.
+        if (options.groups.has('backup') && guides === options.backupGuides) await backup(store);
       } catch (error) {
         const message = `reads at ${guides} guides failed: ${error instanceof Error ? error.message : String(error)}`;
         log(message);
@@ -120,6 +132,15 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
         store?.release();
       }
     }
+  }
+
+  if (options.groups.has('backup') && !backupDone) await backup(null);
+
+  if (options.groups.has('footprint')) {
+    log(`disk per event, delivery attempt and audit row (${options.footprintEvents.toLocaleString('en')} of each)`);
+    const footprint = await runFootprintBench(options, options.webhookStores.includes('postgres') ? benchServers : null, log);
+    results.footprint = footprint.result;
+    results.problems.push(...footprint.problems);
   }
 
   if (options.groups.has('mixed')) {

@@ -40,6 +40,10 @@ export interface Config {
   metricsToken: string | null;
   /** Days GET /v1/events keeps an event (events a paused endpoint still has to redeliver stay longer). */
   eventsRetentionDays: number;
+  /** Days the Deliveries list keeps an attempt once it is sent (attempts still to be sent stay whatever their age). */
+  webhookAttemptsRetentionDays: number;
+  /** Days the audit log keeps an entry (shared decisions §10, "Audit log"). */
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -172,5 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     connectionsPerAddress: integer(env, 'CONNECTIONS_PER_ADDRESS', proxy === false ? DEFAULT_CONNECTIONS_PER_ADDRESS : 0, 0, 100_000),
     metricsToken,
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    webhookAttemptsRetentionDays: integer(env, 'WEBHOOK_ATTEMPTS_RETENTION_DAYS', 30, 1, 3650),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
   };
 }

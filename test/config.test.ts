@@ -89,6 +89,14 @@ describe('loadConfig: defaults (decisions §1)', () => {
     expect(config.eventsRetentionDays).toBe(30);
   });
 
+  it('WEBHOOK_ATTEMPTS_RETENTION_DAYS defaults to 30 days of sent attempts in the Deliveries list (decisions §6, issue 33)', () => {
+    expect(config.webhookAttemptsRetentionDays).toBe(30);
+  });
+
+  it('AUDIT_RETENTION_DAYS defaults to 365 days of the audit log (shared decisions §10)', () => {
+    expect(config.auditRetentionDays).toBe(365);
+  });
+
   it('WEBHOOK_CONCURRENCY defaults to 1024 healthy endpoints sent to at once', () => {
     expect(config.webhookConcurrency).toBe(1024);
   });
@@ -155,6 +163,8 @@ describe('loadConfig: values that are read (decisions §1)', () => {
       WEBHOOK_MAX_ENDPOINTS_PER_HOME: '3',
       WEBHOOK_CONCURRENCY: '16',
       EVENTS_RETENTION_DAYS: '7',
+      WEBHOOK_ATTEMPTS_RETENTION_DAYS: '90',
+      AUDIT_RETENTION_DAYS: '3650',
     });
     expect(config.rateLimitPerMinute).toBe(60);
     expect(config.previewSteps).toBe(5);
@@ -164,6 +174,9 @@ describe('loadConfig: values that are read (decisions §1)', () => {
     expect(config.webhookMaxEndpointsPerHome).toBe(3);
     expect(config.webhookConcurrency).toBe(16);
     expect(config.eventsRetentionDays).toBe(7);
+    expect(config.webhookAttemptsRetentionDays).toBe(90);
+    expect(config.auditRetentionDays).toBe(3650);
+    expect(loadConfig({ WEBHOOK_ATTEMPTS_RETENTION_DAYS: '1', AUDIT_RETENTION_DAYS: '1' })).toMatchObject({ webhookAttemptsRetentionDays: 1, auditRetentionDays: 1 });
   });
 
   it('DEMO=false skips the demo and WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows private networks (decisions §1)', () => {
@@ -255,6 +268,15 @@ describe('loadConfig: a bad value stops the start with a message naming the vari
     expectRefused({ EVENTS_RETENTION_DAYS: '0' }, 'EVENTS_RETENTION_DAYS');
     expectRefused({ EVENTS_RETENTION_DAYS: '3651' }, 'EVENTS_RETENTION_DAYS');
     expectRefused({ EVENTS_RETENTION_DAYS: '30d' }, 'EVENTS_RETENTION_DAYS');
+  });
+
+  it('retention days outside 1–3650, or not whole numbers, are refused, naming the variable (issue 33)', () => {
+    for (const variable of ['WEBHOOK_ATTEMPTS_RETENTION_DAYS', 'AUDIT_RETENTION_DAYS']) {
+      for (const bad of ['0', '3651', '-1', '30d', '1.5', 'forever']) {
+        expectRefused({ [variable]: bad }, variable);
+      }
+      expect(configError({ [variable]: '3651' }).message).toBe(`Invalid configuration: ${variable} must be from 1 to 3650, got 3651`);
+    }
   });
 
   it('REDIS_URL and SMTP_URL with the wrong scheme are refused, naming the variable (decisions §1)', () => {

@@ -1,7 +1,22 @@
 // BENCHMARKS.md from the latest results: the targets with their verdicts, the read table (service,
 // ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
 // takes the results and the hand-written CHANGES text and answers the document.
-import { type BenchResults, type FloodRun, isControl, type MixedResult, type MixedUrls, type NoisyResult, type ReadScenarioResult, TARGET_LABELS, TARGETS, type WebhookStoreResult } from '../results.js';
+import {
+  type BackupBenchResult,
+  type BackupMethod,
+  type BackupRun,
+  type BenchResults,
+  type FloodRun,
+  type FootprintResult,
+  isControl,
+  type MixedResult,
+  type MixedUrls,
+  type NoisyResult,
+  type ReadScenarioResult,
+  TARGET_LABELS,
+  TARGETS,
+  type WebhookStoreResult,
+} from '../results.js';
 import { type Check, checks, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
@@ -91,6 +106,8 @@ function runSection(results: BenchResults, heading: string): string[] {
   for (const w of results.webhooks) lines.push(...webhookSection(w));
   if (results.noisy.length > 0) lines.push(...noisySection(results.noisy));
   if (results.flood && results.flood.length > 0) lines.push(...floodSection(results.flood));
+  if (results.backup) lines.push(...backupSection(results.backup));
+  if (results.footprint && results.footprint.stores.length > 0) lines.push(...footprintSection(results.footprint));
   lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
   for (const guides of sizes) {
     const row = TARGETS.map((target) => fixed(results.processPeaks.find((peak) => peak.guides === guides && peak.target === target)?.peakMb, 0));
@@ -221,6 +238,86 @@ function floodSection(runs: FloodRun[]): string[] {
   return lines;
 }
 
+const BACKUP_LABELS: Record<BackupMethod, string> = {
+  none: 'no backup',
+  command: '`npm run backup`',
+  'vacuum-into': 'VACUUM INTO',
+  'backup-api': 'online backup API alone (100 pages a step)',
+};
+
+const median = <T>(items: T[], by: (item: T) => number): T | undefined => [...items].sort((a, b) => by(a) - by(b))[Math.floor(items.length / 2)];
+const megabytes = (bytes: number) => (bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1);
+
+function backupSection(b: BackupBenchResult): string[] {
+  const lines = [
+    `### Backups of the embedded store while it serves reads and edits (${count(b.guides)} guides, ${(b.storeBytes / 1e9).toFixed(2)} GB)`,
+    '',
+    '| copy made by | reads req/s | / no backup | p50 / p99 ms | edits made / failed | copies finished, all rounds | s a copy, median (+ quick_check) | MB/s | copy MB | started over | -wal held back, MB at most |',
+    '|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|',
+  ];
+  const byMethod = (method: BackupMethod) => b.runs.filter((run) => run.method === method);
+  const baseline = median(byMethod('none'), (run) => run.reads.requestsPerSecond);
+  for (const method of ['none', 'command', 'vacuum-into', 'backup-api'] as const) {
+    const runs = byMethod(method);
+    const run: BackupRun | undefined = median(runs, (each) => each.reads.requestsPerSecond);
+    if (!run) continue;
+    // The copies of every round: the median round's reads, the median copy.
+    const all = runs.flatMap((each) => each.copies);
+    const finished = all.filter((copy) => copy.finished);
+    const gaveUp = all.filter((copy) => !copy.finished);
+    const copy = median(finished, (each) => each.seconds);
+    const restarts = all.reduce((sum, each) => sum + (each.restarts ?? 0), 0);
+    const furthest = Math.max(0, ...gaveUp.map((each) => each.furthestPercent ?? 0));
+    const copies = method === 'none' ? '' : `${finished.length}${gaveUp.length > 0 ? `; ${gaveUp.length} given up at ${fixed(furthest, 1)} % copied at most` : ''}`;
+    lines.push(
+      `| ${BACKUP_LABELS[method]} | ${whole(run.reads.requestsPerSecond)} | ${method === 'none' ? '' : fixed(ratio(run.reads.requestsPerSecond, baseline?.reads.requestsPerSecond), 2)} ` +
+        `| ${fixed(run.reads.p50Ms, 2)} / ${fixed(run.reads.p99Ms, 2)} | ${count(run.writes.made)} / ${count(run.writes.failed)} | ${copies} ` +
+        `| ${copy ? `${fixed(copy.seconds, 1)}${copy.checkSeconds === null ? '' : ` (+ ${fixed(copy.checkSeconds, 1)})`}` : ''} ` +
+        `| ${copy ? whole(copy.bytes / 1e6 / copy.seconds) : ''} | ${copy ? megabytes(copy.bytes) : ''} | ${method === 'none' || run.copies.every((each) => each.restarts === null) ? '' : count(restarts)} ` +
+        `| ${megabytes(Math.max(...runs.map((each) => each.uncheckpointedLogPeakBytes)))} |`,
+    );
+  }
+  lines.push(
+    '',
+    `One ROLE=all service; wrk reads ${count(b.urls)} distinct v1 URLs (the mixed benchmark's) while ${b.editsPerSecond} guides a second are edited through the management API, ` +
+      `${b.seconds} s per run. Copies run back to back from ${LEAD_SECONDS} s before the measured run until it ends. ${b.rounds > 1 ? `No backup and \`npm run backup\` take turns over ${b.rounds} rounds (the median round is shown); ` : ''}` +
+      'VACUUM INTO and the backup API alone run once. Reads and edits are the median round\'s; the copies are those of every round, MB/s the median copy\'s size over its copying time (`npm run backup` then checks the copy with quick_check). ' +
+      `"-wal held back" is the log the checkpoints had not yet copied into the database file (frames × page size, from the -shm's wal-index header), at most; the -wal file ended at ${megabytes(b.walFileBytes)} MB.`,
+    '',
+  );
+  return lines;
+}
+
+/** How long the backup benchmark's copies run before the measured run (bench/backup/backup-bench.ts LEAD_MS). */
+const LEAD_SECONDS = 0.5;
+
+function footprintSection(f: FootprintResult): string[] {
+  const lines = [
+    `### Disk per row, with its indexes (${count(f.events)} of each written)`,
+    '',
+    '| store | event | delivery attempt | audit event (estimate) | a million events with one attempt each | a million audit events |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const store of f.stores) {
+    lines.push(
+      `| ${storeName(store.store)} | ${whole(store.eventBytes)} B | ${whole(store.attemptBytes)} B | ${whole(store.auditBytes)} B ` +
+        `| ${fixed((store.eventBytes + store.attemptBytes) / 1e3, 2)} GB | ${fixed(store.auditBytes / 1e3, 2)} GB |`,
+    );
+  }
+  const first = f.stores[0]!;
+  const file = f.stores.find((store) => store.fileBytesPerEvent !== null);
+  lines.push(
+    '',
+    `A guide.created event and its delivered attempt made by the service, copied with new ids: the event's JSON payload is ${count(first.payloadBytes)} bytes, the attempt's request headers ${count(first.requestHeadersBytes)}. ` +
+      `The audit row is an estimate from copies of the service's own audit event of that guide's creation (by the operator, ${count(first.auditTextBytes)} bytes of text; a person's carries an actor id more) in the audit log's table. ` +
+      'SQLite: the pages of the table and its indexes (dbstat)' +
+      (file ? `; the file grew by ${whole(file.fileBytesPerEvent!)} bytes per event with its attempt and audit row` : '') +
+      '. PostgreSQL: pg_total_relation_size (heap, TOAST, indexes).',
+    '',
+  );
+  return lines;
+}
+
 const METHOD = `## How it measures
 
 - **Servers.** Per store, four servers run side by side on the same SQLite file and take turns under the
@@ -287,6 +384,18 @@ const METHOD = `## How it measures
   kind with no bad endpoint at all, so the two rows together tell what the bad endpoints cost the healthy
   ones from what the processes cost them on this machine.
   \`BENCH_NOISY_TIMELINE=1\` prints the healthy latency second by second.
+- **Backups** (\`--only backup\`, issue 33). The read benchmark's store (1,000,000 guides; \`--backup-guides\`)
+  under one \`ROLE=all\` service: wrk walks the mixed benchmark's URL list while its writer edits 10 guides a
+  second. Runs with no backup and runs while \`npm run backup\` copies the store back to back take turns, each
+  keeping its median round; then, once each, the two ways the command did not take
+  (\`bench/backup/alternative.ts\`): \`VACUUM INTO\`, and better-sqlite3's \`db.backup()\` as documented (100
+  pages a step, no transaction around the steps), which starts over whenever the service commits and gives
+  up when the run ends. "/ no backup" is the reads' req/s over the median run without a backup, in the same
+  bench run. The copies are written beside the store and deleted after each.
+- **Footprint** (\`--only footprint\`, issue 33). A fresh store per kind (SQLite; PostgreSQL with durable
+  defaults) where the service makes one guide.created event delivered to the receiver, and the guide's
+  audit event; with the service stopped, the bench writes \`--footprint-events\` copies of each (new ids,
+  the same lengths) and reads what each table grew by with its indexes.
 `;
 
 export function renderBenchmarks(runs: { full: BenchResults | null; quick: BenchResults | null }, changes: string): string {
@@ -301,7 +410,7 @@ export function renderBenchmarks(runs: { full: BenchResults | null; quick: Bench
     '```sh',
     'npm run bench              # full: 1,000,000 and 10,000 guides, mixed at 100,000, 10,000 webhook events (under 30 minutes)',
     'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (under 6 minutes)',
-    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy',
+    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy,flood,feed,backup,footprint',
     '```',
     '',
     'Results: `bench/results/<time>-<mode>.json` and `bench/results/latest-<mode>.json`.',

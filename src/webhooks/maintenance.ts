@@ -1,7 +1,7 @@
 // The webhook upkeep that is not sending, in a loop of its own so that it never waits on a delivery and no
 // delivery waits on it: it closes coalescing windows when they are due (which records their guide.updated
-// events), once a minute pauses endpoints that have failed for too long and prunes what is older than 30
-// days (events: EVENTS_RETENTION_DAYS), and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
+// events), once a minute pauses endpoints that have failed for too long and prunes what is older than its
+// retention (pruning.ts), and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
 // window closes, a minute at most.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
@@ -16,6 +16,8 @@ export interface MaintenanceOptions {
   pauseAfterMs: number;
   /** How long the events feed keeps an event (EVENTS_RETENTION_DAYS); 30 days when not given. */
   eventsRetentionMs?: number;
+  /** How long the Deliveries list keeps a sent attempt (WEBHOOK_ATTEMPTS_RETENTION_DAYS); 30 days when not given. */
+  attemptsRetentionMs?: number;
   log: FastifyBaseLogger;
   /** The longest it sleeps without a wake-up; short while it cannot be woken from other processes. */
   idleAtMostMs?: () => number;
@@ -46,7 +48,7 @@ export class WebhookMaintenance extends WakeableLoop {
     if (now - this.lastMinutely >= EVERY_MINUTE_MS) {
       this.lastMinutely = now;
       await this.attempt('pausing failing endpoints', () => pauseLongFailingEndpoints(this.ctx, this.options.pauseAfterMs));
-      await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx, this.options.eventsRetentionMs));
+      await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx, this.options.eventsRetentionMs, this.options.attemptsRetentionMs));
     }
     this.sendMail();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? EVERY_MINUTE_MS), this.lastMinutely + EVERY_MINUTE_MS];
