@@ -224,6 +224,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         pauseAfterMs: policy.pauseAfterMs,
         eventsRetentionMs: config.eventsRetentionDays * 86_400_000,
         attemptsRetentionMs: config.webhookAttemptsRetentionDays * 86_400_000,
+        auditRetentionMs: config.auditRetentionDays * 86_400_000,
         log: log.child({ component: 'maintenance' }),
         idleAtMostMs,
       });

@@ -7,6 +7,7 @@
 // person's or the operator's and is not recorded.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { deleted, inBatches, PRUNE_BATCH } from '../db/batches.js';
 import type { AuditEventsTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import type { DomainContext, Executor } from './context.js';
@@ -207,5 +208,13 @@ export async function auditPage(
 /** Drops the events older than the retention (AUDIT_RETENTION_DAYS). */
 export async function pruneAudit(ctx: DomainContext, retentionMs: number): Promise<void> {
   const cutoff = timestamp(new Date(ctx.clock.now().getTime() - retentionMs));
-  await ctx.db.deleteFrom('audit_events').where('created_at', '<', cutoff).execute();
+  // The oldest first, a batch at a time: the table is ordered by time, so each batch is one range.
+  await inBatches(async () =>
+    deleted(
+      await ctx.db
+        .deleteFrom('audit_events')
+        .where(sql<SqlBool>`(created_at, id) IN (SELECT created_at, id FROM audit_events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${PRUNE_BATCH})`)
+        .executeTakeFirst(),
+    ),
+  );
 }

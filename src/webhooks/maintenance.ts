@@ -1,9 +1,10 @@
 // The webhook upkeep that is not sending, in a loop of its own so that it never waits on a delivery and no
 // delivery waits on it: it closes coalescing windows when they are due (which records their guide.updated
 // events), once a minute pauses endpoints that have failed for too long and prunes what is older than its
-// retention (pruning.ts), and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
+// retention (pruning.ts, and the audit log's), and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
 // window closes, a minute at most.
 import type { FastifyBaseLogger } from 'fastify';
+import { pruneAudit } from '../domain/audit.js';
 import type { DomainContext } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -18,12 +19,16 @@ export interface MaintenanceOptions {
   eventsRetentionMs?: number;
   /** How long the Deliveries list keeps a sent attempt (WEBHOOK_ATTEMPTS_RETENTION_DAYS); 30 days when not given. */
   attemptsRetentionMs?: number;
+  /** How long the audit log keeps an event (AUDIT_RETENTION_DAYS); 365 days when not given. */
+  auditRetentionMs?: number;
   log: FastifyBaseLogger;
   /** The longest it sleeps without a wake-up; short while it cannot be woken from other processes. */
   idleAtMostMs?: () => number;
 }
 
 const EVERY_MINUTE_MS = 60_000;
+/** AUDIT_RETENTION_DAYS' default. */
+const AUDIT_RETENTION_MS = 365 * 86_400_000;
 
 export class WebhookMaintenance extends WakeableLoop {
   private lastMinutely = 0;
@@ -49,6 +54,7 @@ export class WebhookMaintenance extends WakeableLoop {
       this.lastMinutely = now;
       await this.attempt('pausing failing endpoints', () => pauseLongFailingEndpoints(this.ctx, this.options.pauseAfterMs));
       await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx, this.options.eventsRetentionMs, this.options.attemptsRetentionMs));
+      await this.attempt('pruning the audit log', () => pruneAudit(this.ctx, this.options.auditRetentionMs ?? AUDIT_RETENTION_MS));
     }
     this.sendMail();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? EVERY_MINUTE_MS), this.lastMinutely + EVERY_MINUTE_MS];

@@ -4,11 +4,10 @@
 // those being sent, or missed while their endpoint is paused) stay whatever their age, and so do their
 // events: a resume with redelivery must find them. Mail keeps its own 30 days whatever the attempts' setting:
 // it holds people's addresses, and a longer Deliveries list is no reason to keep those longer.
-// Attempts and events go PRUNE_BATCH at a time, each batch a statement of its own: after a retention is
-// shortened there may be millions to delete, and on the embedded store a statement holds the service's only
-// thread: a million attempts and their events took 23 s in two statements, during which nothing else ran;
-// in batches, with a turn of the event loop between two, 58 s in all and never more than 0.3 s at a time.
+// Attempts and events go in batches (src/db/batches.ts): after a retention is shortened there may be
+// millions to delete.
 import { sql } from 'kysely';
+import { deleted, inBatches, PRUNE_BATCH } from '../db/batches.js';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
 import { dropFromFeed } from '../domain/event-feed.js';
@@ -19,20 +18,6 @@ import { MAX_SEND_ATTEMPTS } from '../mail/mailer.js';
 export const RETENTION_MS = 30 * 86_400_000;
 /** How long the mail outbox keeps a message. */
 export const MAIL_RETENTION_MS = 30 * 86_400_000;
-/** Rows one pruning statement deletes at most; requests are served between two. */
-export const PRUNE_BATCH = 1000;
-
-/**
- * Runs `batch` (which answers the rows it deleted) until one deletes fewer than a whole batch, letting the
- * event loop turn between two: the statements are synchronous on the embedded store, and without a turn the
- * requests that arrived meanwhile would wait for the last batch.
- */
-async function inBatches(batch: () => Promise<number>): Promise<void> {
-  while ((await batch()) >= PRUNE_BATCH) await new Promise<void>((resolve) => setImmediate(resolve));
-}
-
-const deleted = (result: { numDeletedRows: bigint } | undefined) => Number(result?.numDeletedRows ?? 0);
-
 export async function pruneOldDeliveries(ctx: DomainContext, eventsRetentionMs = RETENTION_MS, attemptsRetentionMs = RETENTION_MS): Promise<void> {
   const now = ctx.clock.now().getTime();
   const attemptsCutoff = timestamp(new Date(now - attemptsRetentionMs));

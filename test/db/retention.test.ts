@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestamp } from '../../src/domain/clock.js';
-import { PRUNE_BATCH, pruneOldDeliveries } from '../../src/webhooks/pruning.js';
+import { PRUNE_BATCH } from '../../src/db/batches.js';
+import { pruneOldDeliveries } from '../../src/webhooks/pruning.js';
 import { requestLink } from '../console/sessions.js';
 import { ScriptedTransport } from '../support/scripted-transport.js';
 import { createGuide, soloTeam, startTestService, type TestService } from '../support/service.js';
@@ -86,5 +87,29 @@ describe('pruning a backlog', () => {
     const horizon = await t.service.ctx.db.selectFrom('event_feed_horizons').select('dropped_through').where('home_type', '=', 'team').where('home_id', '=', team.id).executeTakeFirst();
     expect(horizon?.dropped_through).toBe(rows.at(-1)!.at);
     expect((await t.get('/v1/events', key)).json().data.filter((event: { type: string }) => event.type === 'guide.created')).toEqual([]);
+  });
+});
+
+describe('AUDIT_RETENTION_DAYS', () => {
+  it('keeps an audit event that many days, then the upkeep prunes it, a backlog of several batches included', async () => {
+    const s = await startTestService({ AUDIT_RETENTION_DAYS: '10' });
+    try {
+      const team = await s.admin('POST', '/teams', { name: 'Audited for ten days', plan: 'free' });
+      await s.admin('PATCH', `/teams/${team.id}`, { name: 'Renamed' });
+      // A backlog older than any retention, written as the log holds it: more than two batches.
+      const old = timestamp(new Date(s.clock.now().getTime() - 400 * DAY_MS));
+      const rows = Array.from({ length: Math.round(2.5 * PRUNE_BATCH) }, () => ({ created_at: old, id: randomUUID(), actor_type: 'operator' as const, action: 'team.updated', target_type: 'team' }));
+      for (let i = 0; i < rows.length; i += 500) await s.service.store.db.insertInto('audit_events').values(rows.slice(i, i + 500)).execute();
+      const count = async () => Number((await s.service.store.db.selectFrom('audit_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const wakeUpkeep = () => s.service.ctx.outbox.wake();
+      s.clock.advance(9 * DAY_MS);
+      wakeUpkeep();
+      // The backlog goes; the team's two events, nine days old, stay.
+      await eventually('the backlog pruned', async () => (wakeUpkeep(), (await count()) === 2));
+      s.clock.advance(2 * DAY_MS);
+      await eventually("the team's events pruned after ten days", async () => (wakeUpkeep(), (await count()) === 0));
+    } finally {
+      await s.close();
+    }
   });
 });
