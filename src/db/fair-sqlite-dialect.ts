@@ -3,7 +3,7 @@
 // them: under 64 concurrent requests each release woke dozens of waiters to no purpose, and a request
 // could wait behind a stream of later ones (the p99 latency was 20 times the median, on the bare SQL
 // ceiling as on the service). Here waiters queue and each release hands the connection to the next.
-import { type DatabaseConnection, type Driver, SqliteDialect, type TransactionSettings } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, SqliteDialect, type TransactionSettings } from 'kysely';
 
 class FirstComeDriver implements Driver {
   private held = false;
@@ -28,8 +28,14 @@ class FirstComeDriver implements Driver {
     else this.held = false;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings);
+  /**
+   * Every transaction of the service writes, so it takes the write lock when it begins (IMMEDIATE): one
+   * that began by reading and only then wrote could not wait for another process's write lock (SQLite
+   * refuses the upgrade at once, whatever busy_timeout says), and answered 503 while `npm run load`, say,
+   * held the lock for a moment. Within the process the one connection is handed out in turn anyway.
+   */
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {

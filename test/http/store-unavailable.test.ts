@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consolePost } from '../console/sessions.js';
-import { fillEmbeddedStore, holdWriteLock, pragma, takePostgresAway } from '../support/store-outage.js';
+import { fillEmbeddedStore, holdWriteLock, pragma, takePostgresAway, writeLockForAWhile } from '../support/store-outage.js';
 import { ADMIN_TOKEN, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
 import { usingPostgres } from '../support/test-database.js';
 import { eventually } from '../support/waiting.js';
@@ -113,6 +113,16 @@ describe.skipIf(usingPostgres)('the embedded store', () => {
     cleanups.pop();
     await eventually('ready again', async () => (await readiness(s)) === 200, READY_AGAIN_MS);
     expect((await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'After the lock' })).statusCode).toBe(201);
+  });
+
+  it('a write waits for another process that holds the write lock a moment, rather than failing at once', async () => {
+    const s = await embedded();
+    const { teams } = await organizationWithTeams(s);
+    const { released } = await writeLockForAWhile(s, 300);
+    // The guide's transaction reads before it writes: begun deferred, it could not wait for the lock.
+    const writing = await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'Waits its turn' });
+    await released;
+    expect(writing.statusCode, writing.body).toBe(201);
   });
 
   // Mounting a file system of a set size needs root (as CI runs); elsewhere the full store above stands in.

@@ -4,8 +4,12 @@
 // process holding the write lock past the time-out).
 import { sql } from 'kysely';
 import SQLite from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { TestService } from './service.js';
+
+const require = createRequire(import.meta.url);
 
 async function asAdmin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -68,3 +72,22 @@ export async function holdWriteLock(t: TestService, busyTimeoutMs: number): Prom
     other.close();
   };
 }
+
+/**
+ * Another process that takes the embedded store's write lock and lets it go after `ms`; resolves once it
+ * holds it. (A connection in this process would block the event loop while the service waits for it.)
+ */
+export async function writeLockForAWhile(t: TestService, ms: number): Promise<{ released: Promise<void> }> {
+  const script = `const SQLite = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+    const db = new SQLite(${JSON.stringify(t.service.store.name)});
+    db.exec('BEGIN IMMEDIATE'); db.exec('CREATE TABLE held_by_another_process (x)');
+    process.stdout.write('held\\n');
+    setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, ${ms});`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => String(chunk).includes('held') && resolve());
+    child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code} before holding the lock`)));
+  });
+  return { released: new Promise((resolve) => child.once('exit', () => resolve())) };
+}
+
