@@ -10,7 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { announceEverythingChanged, type DomainContext, OUTBOX_CHANNEL, READS_CHANNEL, UPKEEP_NOTICE } from './domain/context.js';
 import { EventFeedSignal } from './domain/event-feed-signal.js';
-import { newestEventSeq } from './domain/event-feed.js';
+import { feedAheadOfServer, newestEventSeq } from './domain/event-feed.js';
 import { ReadCache } from './domain/read-cache.js';
 import { decodeChanges, READ_TABLES } from './domain/read-dependencies.js';
 import { answerWeight } from './http/v1/cached-answer.js';
@@ -117,6 +117,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const newer = await migrateToLatest(store);
     if (newer.length > 0) {
       log.warn({ migrations: newer }, 'the store has migrations of a newer release; this release runs on it, as expand-only migrations allow (docs/decisions.md)');
+    }
+    if (store.dialect === 'postgres' && (await feedAheadOfServer(store.db))) {
+      log.error(
+        "the events feed holds events of transactions newer than this server's counter (a dump restored onto another server?): GET /v1/events hides them until the counter catches up; docs/deploy.md, \"Restoring a dump onto another server\", says how to move it on",
+      );
     }
     let worker: DeliveryWorker | null = null;
     let maintenance: WebhookMaintenance | null = null;

@@ -118,3 +118,14 @@ export async function newestEventSeq(db: Executor): Promise<number | null> {
   const row = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
   return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
 }
+
+/**
+ * On PostgreSQL: whether the feed holds events of transactions the server has not reached yet, which a
+ * dump restored onto another server leaves behind (its counter is behind the dump's). The feed shows only
+ * transactions older than every running one, so it hides those events until the counter catches up, and
+ * puts new events before them (docs/deploy.md, "Restoring a dump onto another server").
+ */
+export async function feedAheadOfServer(db: Executor): Promise<boolean> {
+  const { rows } = await sql<{ ahead: boolean | null }>`SELECT max(feed_txid) >= pg_snapshot_xmax(pg_current_snapshot()) AS ahead FROM events`.execute(db);
+  return rows[0]?.ahead === true;
+}
