@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Mode, NoisyShape } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint', 'audit'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {

@@ -266,6 +266,8 @@ export interface BenchResults {
   backup?: BackupBenchResult;
   /** Disk per event, delivery attempt and audit row (issue 33); absent from results written before it existed. */
   footprint?: FootprintResult;
+  /** What recording an audit event adds to a management write (issue 33); absent from results written before it existed. */
+  audit?: AuditStoreResult[];
   /** What did not run or ran wrong, in words. */
   problems: string[];
 }
@@ -329,6 +331,21 @@ export interface FootprintStore {
   payloadBytes: number;
   requestHeadersBytes: number;
   auditTextBytes: number;
+}
+
+/** One store's audit cost (bench/audit/audit-bench.ts). */
+export interface AuditStoreResult {
+  store: 'sqlite' | 'postgres';
+  writes: number;
+  /** Mean time of one guide edit at the domain, without and with its audit event, in µs. */
+  withoutUs: number;
+  withUs: number;
+  /** withUs / withoutUs. */
+  ratio: number;
+  /** Mean time of one PATCH through the HTTP stack, with its audit event, in µs. */
+  pathUs: number;
+  /** pathUs / (pathUs - (withUs - withoutUs)): what the event adds to the write path. */
+  pathRatio: number;
 }
 
 export interface FootprintResult {

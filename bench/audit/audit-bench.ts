@@ -17,26 +17,14 @@ import { updateGuide, createGuide } from '../../src/domain/guides/guide-writes.j
 import { createOrganization } from '../../src/domain/organizations.js';
 import { createTeam } from '../../src/domain/teams.js';
 import { createService } from '../../src/service.js';
+import type { AuditStoreResult } from '../results.js';
 
-export interface AuditStoreResult {
-  store: 'sqlite' | 'postgres';
-  writes: number;
-  /** Mean time of one write at the domain, in µs. */
-  withoutUs: number;
-  withUs: number;
-  /** withUs / withoutUs: 1.10 is 10 % more. */
-  ratio: number;
-  /** Mean time of one PATCH through the HTTP stack, with its audit event, in µs. */
-  pathUs: number;
-  /** pathUs / (pathUs - (withUs - withoutUs)): what the event adds to the write path. */
-  pathRatio: number;
-}
 
 const BLOCK = 50;
 
 async function measure(databaseUrl: string, store: AuditStoreResult['store'], rounds: number): Promise<AuditStoreResult> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dir, DEMO: 'false', LOG_LEVEL: 'warn', ROLE: 'api', ADMIN_TOKEN: 'audit-bench-admin-token' });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dir, DEMO: 'false', LOG_LEVEL: 'fatal', ROLE: 'api', ADMIN_TOKEN: 'audit-bench-admin-token' });
   const service = await createService(config);
   try {
     const { ctx } = service;

@@ -117,6 +117,9 @@ export function checks(results: BenchResults): Check[] {
     out.push({ what: `bad day (${store}): healthy events lost or sent twice`, measured: lost + n.duplicates, unit: 'count', target: '0', pass: lost === 0 && n.duplicates === 0 });
   }
   if (results.mixed) out.push(...mixedChecks(results.mixed));
+  for (const audit of results.audit ?? []) {
+    out.push({ what: `audit (${storeName(audit.store)}): a management write with its audit event / without, on the write path`, measured: audit.pathRatio, unit: 'ratio', target: '≤ 1.1', pass: audit.pathRatio <= 1.1 });
+  }
   const servicePeaks = results.processPeaks.filter((peak) => peak.target === 'service' || peak.target === 'serviceNoCache').map((peak) => peak.peakMb);
   for (const w of results.webhooks) servicePeaks.push(w.hwmMb);
   if (servicePeaks.length > 0) {

@@ -2,6 +2,7 @@
 // ceilings, ratios, memory), scaling, search plans, webhooks, the machine and the command. Pure: it
 // takes the results and the hand-written CHANGES text and answers the document.
 import {
+  type AuditStoreResult,
   type BackupBenchResult,
   type BackupMethod,
   type BackupRun,
@@ -108,6 +109,7 @@ function runSection(results: BenchResults, heading: string): string[] {
   if (results.flood && results.flood.length > 0) lines.push(...floodSection(results.flood));
   if (results.backup) lines.push(...backupSection(results.backup));
   if (results.footprint && results.footprint.stores.length > 0) lines.push(...footprintSection(results.footprint));
+  if (results.audit && results.audit.length > 0) lines.push(...auditSection(results.audit));
   lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
   for (const guides of sizes) {
     const row = TARGETS.map((target) => fixed(results.processPeaks.find((peak) => peak.guides === guides && peak.target === target)?.peakMb, 0));
@@ -291,6 +293,26 @@ function backupSection(b: BackupBenchResult): string[] {
 /** How long the backup benchmark's copies run before the measured run (bench/backup/backup-bench.ts LEAD_MS). */
 const LEAD_SECONDS = 0.5;
 
+function auditSection(stores: readonly AuditStoreResult[]): string[] {
+  const lines = [
+    '### What an audit event adds to a management write',
+    '',
+    '| store | a guide edit, at the domain | with its audit event | ratio | as a PATCH through the HTTP stack | the write path, with / without |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of stores) {
+    lines.push(`| ${storeName(s.store)} | ${whole(s.withoutUs)} µs | ${whole(s.withUs)} µs | ${fixed(s.ratio, 3)} | ${whole(s.pathUs)} µs | ${fixed(s.pathRatio, 3)} |`);
+  }
+  lines.push(
+    '',
+    `${count(stores[0]!.writes)} edits of one guide's title each way, in alternating blocks of 50, in one process (\`bench/audit/audit-bench.ts\`). ` +
+      "At the domain: the management API's own write function, with its guide.updated window and read-cache notice, without and with an acting scope (which records the event in the write's transaction). " +
+      'The write path: the same edit as `PATCH /admin/v1/guides/{id}` through Fastify (routing, admission, validation, the answer), which always records the event; today\'s path is that less the difference at the domain.',
+    '',
+  );
+  return lines;
+}
+
 function footprintSection(f: FootprintResult): string[] {
   const lines = [
     `### Disk per row, with its indexes (${count(f.events)} of each written)`,
@@ -396,6 +418,12 @@ const METHOD = `## How it measures
   defaults) where the service makes one guide.created event delivered to the receiver, and the guide's
   audit event; with the service stopped, the bench writes \`--footprint-events\` copies of each (new ids,
   the same lengths) and reads what each table grew by with its indexes.
+- **Audit** (\`--only audit\`, issue 33). In one process on a fresh store (a SQLite file; PostgreSQL with
+  durable defaults), one guide's title is edited through the management API's own write function in
+  alternating blocks of 50, without and with an acting scope (which records the audit event in the
+  write's transaction), then through the HTTP stack as \`PATCH /admin/v1/guides/{id}\` (Fastify's
+  inject). What the event adds to the write path is the path's time over the path's time less the
+  difference at the domain.
 `;
 
 export function renderBenchmarks(runs: { full: BenchResults | null; quick: BenchResults | null }, changes: string): string {
@@ -410,7 +438,7 @@ export function renderBenchmarks(runs: { full: BenchResults | null; quick: Bench
     '```sh',
     'npm run bench              # full: 1,000,000 and 10,000 guides, mixed at 100,000, 10,000 webhook events (under 30 minutes)',
     'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (under 6 minutes)',
-    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy,flood,feed,backup,footprint',
+    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy,flood,feed,backup,footprint,audit',
     '```',
     '',
     'Results: `bench/results/<time>-<mode>.json` and `bench/results/latest-<mode>.json`.',
