@@ -55,11 +55,15 @@ describe('SIGTERM stops the process without keeping anyone waiting and without d
     const { service, port } = await started();
     const body = JSON.stringify({ name: 'Finished after the stop', plan: 'free' });
     const busy = await open(port);
-    // The headers and half the body: the request is in flight until the rest comes.
+    // The headers, then half the body: the request is in flight until the rest comes. The go-ahead
+    // (100 Continue, sent once the request is admitted) says the service has taken the request in;
+    // before it, a SIGTERM would find a connection with no request on it and rightly close it.
     busy.socket.write(
       `POST /admin/v1/teams HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
     );
+    await eventually('the go-ahead for the body', () => busy.received().startsWith('HTTP/1.1 100 Continue\r\n\r\n'));
+    busy.socket.write(body.slice(0, 10));
     const idle = await open(port);
     service.child.kill('SIGTERM');
     await eventually('the stop to begin', () => service.output().includes('stopping: no new requests'));
@@ -70,7 +74,7 @@ describe('SIGTERM stops the process without keeping anyone waiting and without d
     ));
     busy.socket.write(body.slice(10));
     await busy.closed;
-    expect(busy.received()).toMatch(/^HTTP\/1\.1 201 /);
+    expect(busy.received()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect(busy.received()).toMatch(/\r\nconnection: close\r\n/i);
     expect(busy.received()).toContain('Finished after the stop');
     expect(await service.exited).toBe(0);
