@@ -44,3 +44,8 @@ export async function requireUser(db: Executor, id: string): Promise<User> {
   if (!user) throw new NotFoundError('User');
   return user;
 }
+
+/** The user with this e-mail address, in any letter case (the address is unique in that sense), if any. */
+export async function findUserByEmail(db: Executor, email: string): Promise<User | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('email_key', '=', email.toLowerCase()).executeTakeFirst();
+}

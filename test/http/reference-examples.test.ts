@@ -60,6 +60,7 @@ beforeAll(async () => {
     await call('removeOrganizationAdmin', 'DELETE', `/organizations/${organization.id}/admins/${admin.id}`);
     await t.admin('PUT', `/teams/${team.id}/members/${admin.id}`, { role: 'VIEWER' });
     await call('removeTeamMember', 'DELETE', `/teams/${team.id}/members/${admin.id}`);
+    await call('findUsers', 'GET', `/users?email=${encodeURIComponent('BO@example.com')}`);
     await call('eraseUser', 'POST', `/users/${admin.id}/erase`);
 
     const steps = [{ text: 'Open **Settings** → *Security*.' }, { text: 'Choose **Reset password** and confirm.', image_url: 'https://cdn.example.com/reset.png', image_alt: 'The reset button' }];

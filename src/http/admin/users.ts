@@ -1,11 +1,34 @@
-// Erasing a person (shared decisions §10, issue 33). Creating and reading users are in teams.ts, beside
-// memberships. The route is the operator's: it does not serve sessions, so a person's gets 403 forbidden
-// from the caller hook (admin-auth.ts) before anything is looked up.
+// Finding and erasing a person (shared decisions §10, issue 33): a request to erase names a person by
+// their e-mail address. Creating and reading users are in teams.ts, beside memberships. Both routes are
+// the operator's: they do not serve sessions, so a person's gets 403 forbidden from the caller hook
+// (admin-auth.ts) before anything is looked up.
+import { Type } from '@sinclair/typebox';
 import { eraseUser } from '../../domain/erasure.js';
+import { findUserByEmail } from '../../domain/users.js';
 import type { AdminRoutes } from './admin-plugin.js';
+import { presentUser } from './presenters.js';
 import { IdParams } from './schemas.js';
 
 export const registerUsers: AdminRoutes = (app, { ctx, respond }) => {
+  app.get(
+    '/users',
+    {
+      schema: {
+        operationId: 'findUsers',
+        summary: 'Find a user by e-mail address',
+        description:
+          'The user whose e-mail address is `email`, in any letter case, as a list of one; an empty list when there is none. How the operator finds the person a request to erase names. Operator only.',
+        tags: ['Users'],
+        querystring: Type.Object({ email: Type.String({ minLength: 1, maxLength: 320, description: 'The e-mail address, in any letter case' }) }, { additionalProperties: false }),
+        response: respond(200, 'The user, if any', Type.Object({ data: Type.Array(Type.Ref('AdminUser')) })),
+      },
+    },
+    async (request) => {
+      const user = await findUserByEmail(ctx.db, request.query.email);
+      return { data: user ? [presentUser(user)] : [] };
+    },
+  );
+
   app.post(
     '/users/:id/erase',
     {

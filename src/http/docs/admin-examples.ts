@@ -11,46 +11,46 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-25T16:12:38.321Z",
-        "updated_at": "2026-11-25T16:12:38.321Z"
+        "created_at": "2026-11-28T00:49:39.541Z",
+        "updated_at": "2026-11-28T00:49:39.541Z"
       }
     }
   },
   "getOrganization": {
-    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5",
     "status": 200,
     "body": {
       "data": {
-        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-25T16:12:38.321Z",
-        "updated_at": "2026-11-25T16:12:38.321Z"
+        "created_at": "2026-11-28T00:49:39.541Z",
+        "updated_at": "2026-11-28T00:49:39.541Z"
       }
     }
   },
   "updateOrganization": {
-    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5",
     "requestBody": {
       "org_keys_only": false
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-25T16:12:38.321Z",
-        "updated_at": "2026-11-25T16:12:38.338Z"
+        "created_at": "2026-11-28T00:49:39.541Z",
+        "updated_at": "2026-11-28T00:49:39.570Z"
       }
     }
   },
@@ -58,52 +58,52 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "request": "/teams",
     "requestBody": {
       "name": "Customer Support",
-      "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+      "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
       "brand_color": "#1A2B3C"
     },
     "status": 201,
     "body": {
       "data": {
-        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
         "name": "Customer Support",
-        "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+        "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
         "plan": "growth",
         "brand_color": "#1A2B3C",
-        "created_at": "2026-11-25T16:12:38.343Z",
-        "updated_at": "2026-11-25T16:12:38.343Z"
+        "created_at": "2026-11-28T00:49:39.581Z",
+        "updated_at": "2026-11-28T00:49:39.581Z"
       }
     }
   },
   "getTeam": {
-    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb",
+    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa",
     "status": 200,
     "body": {
       "data": {
-        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
         "name": "Customer Support",
-        "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+        "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
         "plan": "growth",
         "brand_color": "#1A2B3C",
-        "created_at": "2026-11-25T16:12:38.343Z",
-        "updated_at": "2026-11-25T16:12:38.343Z"
+        "created_at": "2026-11-28T00:49:39.581Z",
+        "updated_at": "2026-11-28T00:49:39.581Z"
       }
     }
   },
   "updateTeam": {
-    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb",
+    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa",
     "requestBody": {
       "brand_color": "#0B5FFF"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
         "name": "Customer Support",
-        "organization_id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+        "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
         "plan": "growth",
         "brand_color": "#0B5FFF",
-        "created_at": "2026-11-25T16:12:38.343Z",
-        "updated_at": "2026-11-25T16:12:38.355Z"
+        "created_at": "2026-11-28T00:49:39.581Z",
+        "updated_at": "2026-11-28T00:49:39.606Z"
       }
     }
   },
@@ -116,87 +116,102 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+        "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
         "email": "ana@example.com",
         "name": "Ana Lima",
         "avatar_url": null,
-        "created_at": "2026-11-25T16:12:38.360Z"
+        "created_at": "2026-11-28T00:49:39.612Z"
       }
     }
   },
   "getUser": {
-    "request": "/users/268a610c-a6b2-4757-b47b-99937f4fa8bc",
+    "request": "/users/ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
     "status": 200,
     "body": {
       "data": {
-        "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+        "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
         "email": "ana@example.com",
         "name": "Ana Lima",
         "avatar_url": null,
-        "created_at": "2026-11-25T16:12:38.360Z"
+        "created_at": "2026-11-28T00:49:39.612Z"
       }
     }
   },
   "putTeamMember": {
-    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb/members/268a610c-a6b2-4757-b47b-99937f4fa8bc",
+    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa/members/ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
     "requestBody": {
       "role": "EDITOR"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+        "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
         "name": "Ana Lima",
         "email": "ana@example.com",
         "avatar_url": null,
         "role": "EDITOR",
-        "joined_at": "2026-11-25T16:12:38.369Z"
+        "joined_at": "2026-11-28T00:49:39.619Z"
       }
     }
   },
   "listTeamMembers": {
-    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb/members",
+    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa/members",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+          "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
           "name": "Ana Lima",
           "email": "ana@example.com",
           "avatar_url": null,
           "role": "EDITOR",
-          "joined_at": "2026-11-25T16:12:38.369Z"
+          "joined_at": "2026-11-28T00:49:39.619Z"
         }
       ]
     }
   },
   "addOrganizationAdmin": {
-    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7/admins/37387e0c-a3df-4832-88fc-a0488b9db5f3",
+    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5/admins/45abd478-9288-40ab-ab0e-58a5701ff9f9",
     "status": 204,
     "body": null
   },
   "removeOrganizationAdmin": {
-    "request": "/organizations/97c3b88a-f4a8-4f88-9142-4d47718e3cf7/admins/37387e0c-a3df-4832-88fc-a0488b9db5f3",
+    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5/admins/45abd478-9288-40ab-ab0e-58a5701ff9f9",
     "status": 204,
     "body": null
   },
   "removeTeamMember": {
-    "request": "/teams/56207e27-5e14-483b-848d-5ba5d5d95efb/members/37387e0c-a3df-4832-88fc-a0488b9db5f3",
+    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa/members/45abd478-9288-40ab-ab0e-58a5701ff9f9",
     "status": 204,
     "body": null
   },
+  "findUsers": {
+    "request": "/users?email=BO%40example.com",
+    "status": 200,
+    "body": {
+      "data": [
+        {
+          "id": "45abd478-9288-40ab-ab0e-58a5701ff9f9",
+          "email": "bo@example.com",
+          "name": "Bo Berg",
+          "avatar_url": null,
+          "created_at": "2026-11-28T00:49:39.631Z"
+        }
+      ]
+    }
+  },
   "eraseUser": {
-    "request": "/users/37387e0c-a3df-4832-88fc-a0488b9db5f3/erase",
+    "request": "/users/45abd478-9288-40ab-ab0e-58a5701ff9f9/erase",
     "status": 204,
     "body": null
   },
   "createGuide": {
     "request": "/guides",
     "requestBody": {
-      "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+      "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
       "title": "Reset a customer password",
       "description": "For support agents.",
-      "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+      "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
       "steps": [
         {
           "text": "Open **Settings** → *Security*."
@@ -213,10 +228,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
-        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
-        "created_at": "2026-11-25T16:12:38.412Z",
-        "updated_at": "2026-11-25T16:12:38.412Z",
+        "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
+        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "created_at": "2026-11-28T00:49:39.685Z",
+        "updated_at": "2026-11-28T00:49:39.685Z",
         "title": "Reset a customer password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -234,7 +249,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+        "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
         "team_role": null,
         "steps": [
           {
@@ -254,14 +269,14 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "getGuide": {
-    "request": "/guides/c254a340-c61d-4193-9207-d000fe9e4f02",
+    "request": "/guides/d46a9d63-7800-40cd-8919-a8445ddd87f8",
     "status": 200,
     "body": {
       "data": {
-        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
-        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
-        "created_at": "2026-11-25T16:12:38.412Z",
-        "updated_at": "2026-11-25T16:12:38.412Z",
+        "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
+        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "created_at": "2026-11-28T00:49:39.685Z",
+        "updated_at": "2026-11-28T00:49:39.685Z",
         "title": "Reset a customer password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -279,7 +294,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+        "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
         "team_role": null,
         "steps": [
           {
@@ -299,7 +314,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "updateGuide": {
-    "request": "/guides/c254a340-c61d-4193-9207-d000fe9e4f02",
+    "request": "/guides/d46a9d63-7800-40cd-8919-a8445ddd87f8",
     "requestBody": {
       "title": "Reset a customer’s password",
       "is_public": true
@@ -307,10 +322,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
-        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
-        "created_at": "2026-11-25T16:12:38.412Z",
-        "updated_at": "2026-11-25T16:12:38.423Z",
+        "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
+        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "created_at": "2026-11-28T00:49:39.685Z",
+        "updated_at": "2026-11-28T00:49:39.703Z",
         "title": "Reset a customer’s password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -328,7 +343,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer’s password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "268a610c-a6b2-4757-b47b-99937f4fa8bc",
+        "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
         "team_role": null,
         "steps": [
           {
@@ -348,43 +363,43 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listTeamGuides": {
-    "request": "/guides?team_id=56207e27-5e14-483b-848d-5ba5d5d95efb&limit=1",
+    "request": "/guides?team_id=e71c4563-fa78-4baf-8139-e0a13a0e33aa&limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "c254a340-c61d-4193-9207-d000fe9e4f02",
-          "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
+          "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
+          "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
           "title": "Reset a customer’s password",
           "description": "For support agents.",
           "permalink": "reset-a-customer-password",
           "publish_status": "PUBLISHED",
           "is_public": true,
           "processing_state": "finished",
-          "created_at": "2026-11-25T16:12:38.412Z",
-          "updated_at": "2026-11-25T16:12:38.423Z"
+          "created_at": "2026-11-28T00:49:39.685Z",
+          "updated_at": "2026-11-28T00:49:39.703Z"
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNjoxMjozOC40MTJafGMyNTRhMzQwLWM2MWQtNDE5My05MjA3LWQwMDBmZTllNGYwMg._Z7n6dhMROrXW1Anc6SALA"
+      "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS42ODVafGQ0NmE5ZDYzLTc4MDAtNDBjZC04OTE5LWE4NDQ1ZGRkODdmOA.KfEgfVtwvY8My4mFkMkyYQ"
     }
   },
   "settleGuideProcessing": {
-    "request": "/guides/f96d3afe-72ad-4f86-9355-f7d287682374/processing",
+    "request": "/guides/c7a2dfa3-d7be-4333-b389-c61b0a5776aa/processing",
     "requestBody": {
       "outcome": "finished"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "f96d3afe-72ad-4f86-9355-f7d287682374",
-        "team_id": "56207e27-5e14-483b-848d-5ba5d5d95efb",
-        "created_at": "2026-11-25T16:12:38.436Z",
-        "updated_at": "2026-11-25T16:12:38.441Z",
+        "id": "c7a2dfa3-d7be-4333-b389-c61b0a5776aa",
+        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "created_at": "2026-11-28T00:49:39.715Z",
+        "updated_at": "2026-11-28T00:49:39.722Z",
         "title": "Imported recording",
         "description": null,
         "owner_name": null,
         "icon_url": null,
-        "permalink": "imported-recording-2tswxzbd",
+        "permalink": "imported-recording-9axkfjz5",
         "publish_status": "DRAFT",
         "locked": false,
         "language": "en",
@@ -417,22 +432,22 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "moveGuide": {
-    "request": "/guides/f96d3afe-72ad-4f86-9355-f7d287682374/move",
+    "request": "/guides/c7a2dfa3-d7be-4333-b389-c61b0a5776aa/move",
     "requestBody": {
-      "team_id": "b4cb18d2-24d2-4b0d-97a7-9bb6735a8152"
+      "team_id": "7d23d603-c5b2-4607-b73e-76742172ed6b"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "f96d3afe-72ad-4f86-9355-f7d287682374",
-        "team_id": "b4cb18d2-24d2-4b0d-97a7-9bb6735a8152",
-        "created_at": "2026-11-25T16:12:38.436Z",
-        "updated_at": "2026-11-25T16:12:38.446Z",
+        "id": "c7a2dfa3-d7be-4333-b389-c61b0a5776aa",
+        "team_id": "7d23d603-c5b2-4607-b73e-76742172ed6b",
+        "created_at": "2026-11-28T00:49:39.715Z",
+        "updated_at": "2026-11-28T00:49:39.732Z",
         "title": "Imported recording",
         "description": null,
         "owner_name": null,
         "icon_url": null,
-        "permalink": "imported-recording-2tswxzbd",
+        "permalink": "imported-recording-9axkfjz5",
         "publish_status": "DRAFT",
         "locked": false,
         "language": "en",
@@ -465,7 +480,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "deleteGuide": {
-    "request": "/guides/f96d3afe-72ad-4f86-9355-f7d287682374",
+    "request": "/guides/c7a2dfa3-d7be-4333-b389-c61b0a5776aa",
     "status": 204,
     "body": null
   },
@@ -474,7 +489,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "requestBody": {
       "home": {
         "type": "organization",
-        "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
+        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
       },
       "name": "Help center sync",
       "scopes": [
@@ -487,19 +502,19 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "df420f32-d8ce-46af-828b-52a2f89dcac6",
+        "id": "f20a156b-3b2b-429b-9748-a4d79b211a27",
         "name": "Help center sync",
         "home": {
           "type": "organization",
-          "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
+          "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
         },
         "scopes": [
           "guides:read",
           "teams:read",
           "members:read"
         ],
-        "expires_at": "2027-02-23T16:12:38.456Z",
-        "created_at": "2026-11-25T16:12:38.456Z",
+        "expires_at": "2027-02-26T00:49:39.746Z",
+        "created_at": "2026-11-28T00:49:39.746Z",
         "last_used_at": null,
         "secret_hint": "gsk_…"
       },
@@ -507,24 +522,24 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listApiKeys": {
-    "request": "/api-keys?home_type=organization&home_id=97c3b88a-f4a8-4f88-9142-4d47718e3cf7",
+    "request": "/api-keys?home_type=organization&home_id=aea5c331-e73b-434c-bd8b-a1d98159ccc5",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "df420f32-d8ce-46af-828b-52a2f89dcac6",
+          "id": "f20a156b-3b2b-429b-9748-a4d79b211a27",
           "name": "Help center sync",
           "home": {
             "type": "organization",
-            "id": "97c3b88a-f4a8-4f88-9142-4d47718e3cf7"
+            "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
           },
           "scopes": [
             "guides:read",
             "teams:read",
             "members:read"
           ],
-          "expires_at": "2027-02-23T16:12:38.456Z",
-          "created_at": "2026-11-25T16:12:38.456Z",
+          "expires_at": "2027-02-26T00:49:39.746Z",
+          "created_at": "2026-11-28T00:49:39.746Z",
           "last_used_at": null,
           "secret_hint": "gsk_…"
         }
@@ -532,7 +547,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "revokeApiKey": {
-    "request": "/api-keys/c84f2c63-e783-44f5-877b-1f242d3f2709",
+    "request": "/api-keys/a7f97db4-c74e-419f-9c73-2a9d01e2215c",
     "status": 204,
     "body": null
   },
@@ -541,9 +556,9 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "requestBody": {
       "home": {
         "type": "team",
-        "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
       },
-      "url": "http://127.0.0.1:37391/hook",
+      "url": "http://127.0.0.1:36579/hook",
       "events": [
         "guide.created",
         "guide.deleted"
@@ -553,12 +568,12 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
         "home": {
           "type": "team",
-          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
         },
-        "url": "http://127.0.0.1:37391/hook",
+        "url": "http://127.0.0.1:36579/hook",
         "events": [
           "guide.created",
           "guide.deleted"
@@ -567,23 +582,23 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T16:12:38.472Z",
-        "updated_at": "2026-11-25T16:12:38.472Z"
+        "created_at": "2026-11-28T00:49:39.766Z",
+        "updated_at": "2026-11-28T00:49:39.766Z"
       }
     }
   },
   "listWebhookEndpoints": {
-    "request": "/webhook-endpoints?home_type=team&home_id=56207e27-5e14-483b-848d-5ba5d5d95efb",
+    "request": "/webhook-endpoints?home_type=team&home_id=e71c4563-fa78-4baf-8139-e0a13a0e33aa",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+          "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
           "home": {
             "type": "team",
-            "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+            "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
           },
-          "url": "http://127.0.0.1:37391/hook",
+          "url": "http://127.0.0.1:36579/hook",
           "events": [
             "guide.created",
             "guide.deleted"
@@ -592,23 +607,23 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           "status": "active",
           "paused_reason": null,
           "paused_at": null,
-          "created_at": "2026-11-25T16:12:38.472Z",
-          "updated_at": "2026-11-25T16:12:38.472Z"
+          "created_at": "2026-11-28T00:49:39.766Z",
+          "updated_at": "2026-11-28T00:49:39.766Z"
         }
       ]
     }
   },
   "getWebhookEndpoint": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335",
     "status": 200,
     "body": {
       "data": {
-        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
         "home": {
           "type": "team",
-          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
         },
-        "url": "http://127.0.0.1:37391/hook",
+        "url": "http://127.0.0.1:36579/hook",
         "events": [
           "guide.created",
           "guide.deleted"
@@ -617,13 +632,13 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T16:12:38.472Z",
-        "updated_at": "2026-11-25T16:12:38.472Z"
+        "created_at": "2026-11-28T00:49:39.766Z",
+        "updated_at": "2026-11-28T00:49:39.766Z"
       }
     }
   },
   "updateWebhookEndpoint": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335",
     "requestBody": {
       "events": [
         "guide.created"
@@ -632,12 +647,12 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
         "home": {
           "type": "team",
-          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
         },
-        "url": "http://127.0.0.1:37391/hook",
+        "url": "http://127.0.0.1:36579/hook",
         "events": [
           "guide.created"
         ],
@@ -645,13 +660,13 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T16:12:38.472Z",
-        "updated_at": "2026-11-25T16:12:38.502Z"
+        "created_at": "2026-11-28T00:49:39.766Z",
+        "updated_at": "2026-11-28T00:49:39.797Z"
       }
     }
   },
   "revealSigningKey": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/signing-key",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/signing-key",
     "status": 200,
     "body": {
       "data": {
@@ -661,7 +676,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "rotateSigningKey": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/signing-key/rotate",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/signing-key/rotate",
     "status": 200,
     "body": {
       "data": {
@@ -671,19 +686,19 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "pingWebhookEndpoint": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/ping",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/ping",
     "status": 202,
     "body": null
   },
   "listDeliveries": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/deliveries?limit=1",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/deliveries?limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "443a55b0-ce20-4d33-a488-0641ad495cfe",
-          "endpoint_id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
-          "event_id": "2aae5d05-477b-4d43-b237-a14343d6b290",
+          "id": "a5e80a99-570b-4de0-a28d-d346af34b265",
+          "endpoint_id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+          "event_id": "4a0580b0-2435-45e2-a32e-cd463f20e99d",
           "event_type": "ping",
           "attempt_number": 1,
           "status": "delivered",
@@ -691,61 +706,61 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
             "content-type": "application/json",
             "user-agent": "Service-Webhooks/1",
             "x-service-event": "ping",
-            "x-service-delivery": "443a55b0-ce20-4d33-a488-0641ad495cfe",
-            "x-service-signature": "sha256=4d6756c7e3bc70a485fc746dff4d365479e59df01c1b4299f14618556e66d474",
-            "webhook-id": "2aae5d05-477b-4d43-b237-a14343d6b290",
-            "webhook-timestamp": "1795623158",
-            "webhook-signature": "v1,2VIsieEdUyf+dJpyVPlF1X6xLWB/XMzvWHKZJlTjGFM="
+            "x-service-delivery": "a5e80a99-570b-4de0-a28d-d346af34b265",
+            "x-service-signature": "sha256=63fc8108291d5d668ef91bb2c90f09a9762e7375a9fa17af6492f829cd860813",
+            "webhook-id": "4a0580b0-2435-45e2-a32e-cd463f20e99d",
+            "webhook-timestamp": "1795826979",
+            "webhook-signature": "v1,lfZ6/3uJhVOXaH+yegCBppx0JGApwqLINLMzcuMMkk4="
           },
-          "request_body": "{\"id\":\"2aae5d05-477b-4d43-b237-a14343d6b290\",\"created_at\":\"2026-11-25T16:12:38.508Z\",\"team_id\":\"56207e27-5e14-483b-848d-5ba5d5d95efb\",\"organization_id\":\"97c3b88a-f4a8-4f88-9142-4d47718e3cf7\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37391/hook is set up to receive events.\"}}",
+          "request_body": "{\"id\":\"4a0580b0-2435-45e2-a32e-cd463f20e99d\",\"created_at\":\"2026-11-28T00:49:39.812Z\",\"team_id\":\"e71c4563-fa78-4baf-8139-e0a13a0e33aa\",\"organization_id\":\"aea5c331-e73b-434c-bd8b-a1d98159ccc5\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:36579/hook is set up to receive events.\"}}",
           "response_status": 200,
           "response_body": "",
           "error": null,
-          "duration_ms": 12,
-          "created_at": "2026-11-25T16:12:38.508Z",
-          "sent_at": "2026-11-25T16:12:38.519Z",
-          "due_at": "2026-11-25T16:12:38.508Z",
+          "duration_ms": 3,
+          "created_at": "2026-11-28T00:49:39.812Z",
+          "sent_at": "2026-11-28T00:49:39.823Z",
+          "due_at": "2026-11-28T00:49:39.812Z",
           "next_attempt_at": null
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yNVQxNjoxMjozOC41MDhafDQ0M2E1NWIwLWNlMjAtNGQzMy1hNDg4LTA2NDFhZDQ5NWNmZQ.tAushr5x5KaKcQEvGHdlrg"
+      "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS44MTJafGE1ZTgwYTk5LTU3MGItNGRlMC1hMjhkLWQzNDZhZjM0YjI2NQ.QHJxSO0-DFMOVg5_bZ6pfg"
     }
   },
   "resendDelivery": {
-    "request": "/deliveries/443a55b0-ce20-4d33-a488-0641ad495cfe/resend",
+    "request": "/deliveries/a5e80a99-570b-4de0-a28d-d346af34b265/resend",
     "status": 202,
     "body": {
       "data": {
-        "id": "196eb0da-2d67-46a2-83d4-6cbb9864ac4d",
-        "endpoint_id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
-        "event_id": "2aae5d05-477b-4d43-b237-a14343d6b290",
+        "id": "d6787ba0-a914-418d-80b4-b44fcf66bbc9",
+        "endpoint_id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "event_id": "4a0580b0-2435-45e2-a32e-cd463f20e99d",
         "event_type": "ping",
         "attempt_number": 2,
         "status": "sending",
         "request_headers": null,
-        "request_body": "{\"id\":\"2aae5d05-477b-4d43-b237-a14343d6b290\",\"created_at\":\"2026-11-25T16:12:38.508Z\",\"team_id\":\"56207e27-5e14-483b-848d-5ba5d5d95efb\",\"organization_id\":\"97c3b88a-f4a8-4f88-9142-4d47718e3cf7\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37391/hook is set up to receive events.\"}}",
+        "request_body": "{\"id\":\"4a0580b0-2435-45e2-a32e-cd463f20e99d\",\"created_at\":\"2026-11-28T00:49:39.812Z\",\"team_id\":\"e71c4563-fa78-4baf-8139-e0a13a0e33aa\",\"organization_id\":\"aea5c331-e73b-434c-bd8b-a1d98159ccc5\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:36579/hook is set up to receive events.\"}}",
         "response_status": null,
         "response_body": null,
         "error": null,
         "duration_ms": null,
-        "created_at": "2026-11-25T16:12:38.558Z",
+        "created_at": "2026-11-28T00:49:39.859Z",
         "sent_at": null,
-        "due_at": "2026-11-25T16:12:38.558Z",
+        "due_at": "2026-11-28T00:49:39.859Z",
         "next_attempt_at": null
       }
     }
   },
   "getWebhookEndpointHealth": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/health",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/health",
     "status": 200,
     "body": {
       "data": {
-        "endpoint_id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "endpoint_id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
         "last_attempt": {
           "status": "delivered",
-          "sent_at": "2026-11-25T16:12:38.519Z"
+          "sent_at": "2026-11-28T00:49:39.823Z"
         },
-        "since": "2026-11-24T17:00:00.000Z",
+        "since": "2026-11-27T01:00:00.000Z",
         "delivered": 2,
         "failed": 0,
         "success_rate": 1,
@@ -753,122 +768,122 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "next_retry_at": null,
         "hours": [
           {
-            "start": "2026-11-24T17:00:00.000Z",
+            "start": "2026-11-27T01:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-24T18:00:00.000Z",
+            "start": "2026-11-27T02:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-24T19:00:00.000Z",
+            "start": "2026-11-27T03:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-24T20:00:00.000Z",
+            "start": "2026-11-27T04:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-24T21:00:00.000Z",
+            "start": "2026-11-27T05:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-24T22:00:00.000Z",
+            "start": "2026-11-27T06:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-24T23:00:00.000Z",
+            "start": "2026-11-27T07:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T00:00:00.000Z",
+            "start": "2026-11-27T08:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T01:00:00.000Z",
+            "start": "2026-11-27T09:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T02:00:00.000Z",
+            "start": "2026-11-27T10:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T03:00:00.000Z",
+            "start": "2026-11-27T11:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T04:00:00.000Z",
+            "start": "2026-11-27T12:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T05:00:00.000Z",
+            "start": "2026-11-27T13:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T06:00:00.000Z",
+            "start": "2026-11-27T14:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T07:00:00.000Z",
+            "start": "2026-11-27T15:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T08:00:00.000Z",
+            "start": "2026-11-27T16:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T09:00:00.000Z",
+            "start": "2026-11-27T17:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T10:00:00.000Z",
+            "start": "2026-11-27T18:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T11:00:00.000Z",
+            "start": "2026-11-27T19:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T12:00:00.000Z",
+            "start": "2026-11-27T20:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T13:00:00.000Z",
+            "start": "2026-11-27T21:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T14:00:00.000Z",
+            "start": "2026-11-27T22:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T15:00:00.000Z",
+            "start": "2026-11-27T23:00:00.000Z",
             "delivered": 0,
             "failed": 0
           },
           {
-            "start": "2026-11-25T16:00:00.000Z",
+            "start": "2026-11-28T00:00:00.000Z",
             "delivered": 2,
             "failed": 0
           }
@@ -877,42 +892,42 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "pauseWebhookEndpoint": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/pause",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/pause",
     "status": 200,
     "body": {
       "data": {
-        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
         "home": {
           "type": "team",
-          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
         },
-        "url": "http://127.0.0.1:37391/hook",
+        "url": "http://127.0.0.1:36579/hook",
         "events": [
           "guide.created"
         ],
         "description": "Help center",
         "status": "paused",
         "paused_reason": "manual",
-        "paused_at": "2026-11-25T16:12:38.568Z",
-        "created_at": "2026-11-25T16:12:38.472Z",
-        "updated_at": "2026-11-25T16:12:38.568Z"
+        "paused_at": "2026-11-28T00:49:39.877Z",
+        "created_at": "2026-11-28T00:49:39.766Z",
+        "updated_at": "2026-11-28T00:49:39.877Z"
       }
     }
   },
   "resumeWebhookEndpoint": {
-    "request": "/webhook-endpoints/6f3a871b-12f6-434a-82d0-352c426c32e1/resume",
+    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/resume",
     "requestBody": {
       "redeliver_missed": true
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "6f3a871b-12f6-434a-82d0-352c426c32e1",
+        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
         "home": {
           "type": "team",
-          "id": "56207e27-5e14-483b-848d-5ba5d5d95efb"
+          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
         },
-        "url": "http://127.0.0.1:37391/hook",
+        "url": "http://127.0.0.1:36579/hook",
         "events": [
           "guide.created"
         ],
@@ -920,13 +935,13 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-25T16:12:38.472Z",
-        "updated_at": "2026-11-25T16:12:38.573Z"
+        "created_at": "2026-11-28T00:49:39.766Z",
+        "updated_at": "2026-11-28T00:49:39.886Z"
       }
     }
   },
   "deleteWebhookEndpoint": {
-    "request": "/webhook-endpoints/bf1a4026-e8ed-42f1-adaa-5556256131e8",
+    "request": "/webhook-endpoints/06066f13-d4aa-470d-8c6a-576388efaf50",
     "status": 204,
     "body": null
   },
@@ -938,13 +953,13 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listAuditEvents": {
-    "request": "/audit-events?home_type=team&home_id=045e6009-58c3-467d-8c75-a3f5f6689088&limit=1",
+    "request": "/audit-events?home_type=team&home_id=e71c4563-fa78-4baf-8139-e0a13a0e33aa&limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "09285166-7525-46ce-b5c6-f932bfe67d2f",
-          "at": "2026-11-27T23:19:11.709Z",
+          "id": "5a9a24ff-bbb5-4d94-ad3f-edc06e027f80",
+          "at": "2026-11-28T00:49:39.890Z",
           "actor": {
             "type": "operator",
             "id": null,
@@ -953,19 +968,19 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           "action": "webhook_endpoint.resumed",
           "target": {
             "type": "webhook_endpoint",
-            "id": "59ddcbfb-a6d7-47b5-a5d2-def5273ee6d6",
-            "name": "http://127.0.0.1:34767/hook"
+            "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+            "name": "http://127.0.0.1:36579/hook"
           },
           "home": {
             "type": "team",
-            "id": "045e6009-58c3-467d-8c75-a3f5f6689088"
+            "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
           },
           "address": "127.0.0.1",
-          "request_id": "5f5350db-62b8-4855-9a3d-7ae050e442f7",
+          "request_id": "a5bea044-a960-4722-8832-d09c9982085f",
           "changed": null
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yN1QyMzoxOToxMS43MDlafDA5Mjg1MTY2LTc1MjUtNDZjZS1iNWM2LWY5MzJiZmU2N2QyZg.ogrSSeo_m32OV_DSv7slvg"
+      "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS44OTBafDVhOWEyNGZmLWJiYjUtNGQ5NC1hZDNmLWVkYzA2ZTAyN2Y4MA.GXb4q_hLTNZ9wxYa-AzOYA"
     }
   }
 };

@@ -291,6 +291,15 @@ describe('POST /admin/v1/users/{id}/erase (shared decisions §10)', () => {
     expectNotFound(await t.adminRaw('POST', `/users/${UNKNOWN_ID}/erase`));
   });
 
+  it('the operator finds the person a request names by e-mail address, in any letter case; the erased address finds no one', async () => {
+    expect(await t.admin('GET', `/users?email=${encodeURIComponent(bystander.email.toUpperCase())}`)).toEqual([
+      { id: bystander.id, email: bystander.email, name: 'Bea Bystander', avatar_url: null, created_at: bystander.created_at },
+    ]);
+    expect(await t.admin('GET', `/users?email=${encodeURIComponent(EMAIL)}`)).toEqual([]);
+    expectProblem(await t.adminRaw('GET', '/users'), 400, 'invalid_request');
+    expectProblem(await asSession(t, bystanderSession, 'GET', `/users?email=${encodeURIComponent(bystander.email)}`), 403, 'forbidden');
+  });
+
   it("is the operator's only: a person's session gets 403 forbidden, even for themselves", async () => {
     const refused = await asSession(t, bystanderSession, 'POST', `/users/${bystander.id}/erase`);
     expectProblem(refused, 403, 'forbidden');
