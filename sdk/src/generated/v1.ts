@@ -788,18 +788,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "8dcce08d-6a3a-473b-a7db-118e07da0926",
+                     *         "id": "f20a156b-3b2b-429b-9748-a4d79b211a27",
                      *         "name": "Help center sync",
                      *         "home": {
                      *           "type": "organization",
-                     *           "id": "9808280c-0f31-4676-9622-5dd542d98775"
+                     *           "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
                      *         },
                      *         "scopes": [
                      *           "guides:read",
                      *           "teams:read",
                      *           "members:read"
                      *         ],
-                     *         "expires_at": "2027-02-23T17:30:31.489Z"
+                     *         "expires_at": "2027-02-26T00:49:39.746Z"
                      *       }
                      *     }
                      */
@@ -1040,10 +1040,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "c8f35d04-01ec-4a8a-80f5-0e29fd9bc747",
-                     *           "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
-                     *           "created_at": "2026-11-25T17:30:31.446Z",
-                     *           "updated_at": "2026-11-25T17:30:31.455Z",
+                     *           "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
+                     *           "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+                     *           "created_at": "2026-11-28T00:49:39.685Z",
+                     *           "updated_at": "2026-11-28T00:49:39.703Z",
                      *           "title": "Reset a customer’s password",
                      *           "description": "For support agents.",
                      *           "owner_name": "Ana Lima",
@@ -1053,7 +1053,7 @@ export interface operations {
                      *           "locked": false
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yNVQxNzozMDozMS40NDZafGM4ZjM1ZDA0LTAxZWMtNGE4YS04MGY1LTBlMjlmZDliYzc0Nw.WRGCnWLy2GA8avWy0YKCgA"
+                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS42ODVafGQ0NmE5ZDYzLTc4MDAtNDBjZC04OTE5LWE4NDQ1ZGRkODdmOA.CGjtDZDsLgDaeLlXMzPFGg"
                      *     }
                      */
                     "application/json": {
@@ -1288,10 +1288,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "c8f35d04-01ec-4a8a-80f5-0e29fd9bc747",
-                     *         "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
-                     *         "created_at": "2026-11-25T17:30:31.446Z",
-                     *         "updated_at": "2026-11-25T17:30:31.455Z",
+                     *         "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
+                     *         "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+                     *         "created_at": "2026-11-28T00:49:39.685Z",
+                     *         "updated_at": "2026-11-28T00:49:39.703Z",
                      *         "title": "Reset a customer’s password",
                      *         "description": "For support agents.",
                      *         "owner_name": "Ana Lima",
@@ -1540,12 +1540,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
+                     *           "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
                      *           "name": "Customer Support",
                      *           "role": null
                      *         },
                      *         {
-                     *           "id": "163fba00-f327-4eb9-bf07-b89f1516f40b",
+                     *           "id": "7d23d603-c5b2-4607-b73e-76742172ed6b",
                      *           "name": "Onboarding",
                      *           "role": null
                      *         }
@@ -1783,12 +1783,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "c3449e2e-20b0-4925-add1-b55ca2b29e93",
+                     *           "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
                      *           "name": "Ana Lima",
                      *           "email": "ana@example.com",
                      *           "avatar_url": null,
                      *           "role": "EDITOR",
-                     *           "joined_at": "2026-11-25T17:30:31.408Z"
+                     *           "joined_at": "2026-11-28T00:49:39.619Z"
                      *         }
                      *       ]
                      *     }
@@ -2030,22 +2030,22 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "281e7b5e-232f-48ec-a5a1-3ab0aa2b09bd",
-                     *           "created_at": "2026-11-25T17:30:31.430Z",
-                     *           "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
-                     *           "organization_id": "9808280c-0f31-4676-9622-5dd542d98775",
+                     *           "id": "c07ff01f-4b93-4e9c-9bf2-074ac09f24d4",
+                     *           "created_at": "2026-11-28T00:49:39.669Z",
+                     *           "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+                     *           "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
                      *           "type": "guide.created",
                      *           "data": {
                      *             "guide": {
-                     *               "id": "082727d9-0dfa-4f5c-b04e-41362627a169",
+                     *               "id": "f530668a-a62d-46ee-82ff-fa4d4e7168ea",
                      *               "title": "Invite a teammate",
                      *               "description": null,
-                     *               "permalink": "invite-a-teammate-cunwu8ka",
-                     *               "updated_at": "2026-11-25T17:30:31.430Z",
-                     *               "team_id": "5d0604d4-53c7-44a9-8d51-efcaed7856be",
+                     *               "permalink": "invite-a-teammate-jyyav7ne",
+                     *               "updated_at": "2026-11-28T00:49:39.669Z",
+                     *               "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
                      *               "folder_id": null,
                      *               "language": "en",
-                     *               "url": "http://api.test/guides/082727d9-0dfa-4f5c-b04e-41362627a169"
+                     *               "url": "http://api.test/guides/f530668a-a62d-46ee-82ff-fa4d4e7168ea"
                      *             },
                      *             "placement": {
                      *               "team_guides": true,
@@ -2055,7 +2055,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yNVQxNzozMDozMS40MzBafDI4MWU3YjVlLTIzMmYtNDhlYy1hNWExLTNhYjBhYTJiMDliZA.kprrFxQTf9yrroNWKdZrGQ"
+                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS42NjlafGMwN2ZmMDFmLTRiOTMtNGU5Yy05YmYyLTA3NGFjMDlmMjRkNA.a-gmkdZqAba10i44-iAunw"
                      *     }
                      */
                     "application/json": {
