@@ -18,5 +18,13 @@ export type { ErrorCode, NoAnswerCode, Problem, ProblemCode, RateLimitState } fr
 export { Paginated, type Page } from './pagination.js';
 export type { RequestOptions } from './requester.js';
 export { verifyWebhook, WebhookVerificationError } from './webhooks.js';
-export type { WebhookEvent, WebhookEventType, WebhookHeaders, WebhookVerificationReason } from './webhooks.js';
+export type {
+  ServiceSignatureVerification,
+  StandardWebhooksVerification,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookHeaders,
+  WebhookVerificationOptions,
+  WebhookVerificationReason,
+} from './webhooks.js';
 export type { components, operations, paths, webhooks } from './generated/v1.js';

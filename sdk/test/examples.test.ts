@@ -1,5 +1,6 @@
 // The receivers of README.md, run: each example file (the README shows them as they are) verifies a real
-// delivery and answers 204, and answers 400 with the reason to a tampered one.
+// delivery by its Standard Webhooks headers and answers 204, and answers 400 with the reason to a tampered
+// one and to one stripped down to X-Service-Signature (verifyWebhook's default refuses it).
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ const post = (url: string, body: string, headers: Delivery['headers']) =>
 
 describe('README receivers', () => {
   for (const example of RECEIVERS) {
-    it(`${example}: shown in README.md as it is, verifies a real delivery, refuses a tampered one`, async () => {
+    it(`${example}: shown in README.md as it is, verifies a real delivery, refuses a tampered or stripped one`, async () => {
       shownInReadme(example);
       // The service's README leads its "For receivers" with this one.
       if (example === 'node-http') expect(serviceReadme).toContain('```ts\n' + readFileSync(new URL('../examples/node-http.ts', import.meta.url), 'utf8') + '```');
@@ -59,6 +60,9 @@ describe('README receivers', () => {
         const tampered = await post(receiver.url, delivery.body.replace('Rotate', 'Rotated'), headers);
         expect(tampered.status).toBe(400);
         expect(await tampered.text()).toBe('bad_signature');
+        const stripped = await post(receiver.url, delivery.body, { 'content-type': 'application/json', 'x-service-signature': headers['x-service-signature'] });
+        expect(stripped.status).toBe(400);
+        expect(await stripped.text()).toBe('missing_id');
       } finally {
         await receiver.stop();
       }

@@ -22,6 +22,8 @@ export interface Delivery {
   headers: Record<string, string | string[] | undefined>;
   /** The endpoint's signing key. */
   signingKey: string;
+  /** The same key as the admin API also reveals it, for Standard Webhooks libraries. */
+  standardWebhooksSecret: string;
 }
 
 /** A real delivery: a team's endpoint on a receiver of its own gets the guide.created of `title`. */
@@ -30,11 +32,11 @@ export async function realDelivery(live: LiveService, title: string): Promise<De
   try {
     const { team } = await soloTeam(live.t);
     const endpoint = await live.t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: receiver.url, events: ['guide.created'] });
-    const signingKey: string = (await live.t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`)).signing_key;
+    const key = await live.t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
     await createGuide(live.t, team.id, { title });
     // The endpoint's ping, then the guide's event.
     const [, created] = await receiver.waitFor(2);
-    return { body: created!.body, headers: created!.headers, signingKey };
+    return { body: created!.body, headers: created!.headers, signingKey: key.signing_key, standardWebhooksSecret: key.standard_webhooks_secret };
   } finally {
     await receiver.close();
   }
