@@ -65,6 +65,8 @@ export const ENDPOINT_COLUMNS = every<'webhook_endpoints'>()([
   'description',
   'events',
   'signing_key',
+  'old_signing_key',
+  'old_signing_key_ends_at',
   'status',
   'paused_reason',
   'paused_at',

@@ -22,6 +22,7 @@ import { provenQueues } from './migrations/0013_proven_queues.js';
 import { storeProbes } from './migrations/0014_store_probes.js';
 import { signInLinkAddresses } from './migrations/0015_sign_in_link_addresses.js';
 import { auditEvents } from './migrations/0016_audit_events.js';
+import { signingKeyOverlap } from './migrations/0017_signing_key_overlap.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -40,6 +41,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0014_store_probes': storeProbes(store.dialect),
     '0015_sign_in_link_addresses': signInLinkAddresses(store.dialect),
     '0016_audit_events': auditEvents(store.dialect),
+    '0017_signing_key_overlap': signingKeyOverlap(store.dialect),
   };
 }
 

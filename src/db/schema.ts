@@ -143,6 +143,9 @@ export interface WebhookEndpointsTable {
   events: string;
   /** Needed in clear to sign deliveries; never logged, shown only on request. */
   signing_key: string;
+  /** The key a rotation with an overlap replaced: it signs beside signing_key until old_signing_key_ends_at. */
+  old_signing_key: string | null;
+  old_signing_key_ends_at: string | null;
   status: EndpointStatus;
   paused_reason: PausedReason | null;
   paused_at: string | null;

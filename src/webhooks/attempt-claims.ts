@@ -15,6 +15,7 @@ import type { DomainContext } from '../domain/context.js';
 import { WAITING } from '../domain/delivery-attempts.js';
 import { claimReadyQueues, type Lane, type QueueClaim } from '../domain/delivery-queues.js';
 import { newId } from '../domain/ids.js';
+import type { StoredSigningKeys } from './signing.js';
 
 export interface ClaimedAttempt {
   seq: number;
@@ -28,9 +29,8 @@ export interface ClaimedAttempt {
   payload: string;
 }
 
-export interface ClaimedEndpoint {
+export interface ClaimedEndpoint extends StoredSigningKeys {
   url: string;
-  signing_key: string;
   status: EndpointStatus;
 }
 
@@ -81,7 +81,7 @@ async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afte
     .selectFrom('webhook_attempts as a')
     .innerJoin('events as ev', 'ev.id', 'a.event_id')
     .innerJoin('webhook_endpoints as ep', 'ep.id', 'a.endpoint_id')
-    .select(['a.seq', 'a.id', 'a.event_id', 'a.endpoint_id', 'a.attempt_number', 'a.auto_retry', 'ev.type', 'ev.payload', 'ep.url', 'ep.signing_key', 'ep.status'])
+    .select(['a.seq', 'a.id', 'a.event_id', 'a.endpoint_id', 'a.attempt_number', 'a.auto_retry', 'ev.type', 'ev.payload', 'ep.url', 'ep.signing_key', 'ep.old_signing_key', 'ep.old_signing_key_ends_at', 'ep.status'])
     .where(sql<boolean>`a.seq IN (${sql.join(
       fronts.map((front) => queueFront(postgres, front.endpointId, nowText, front.count, front.afterSeq)),
       sql` UNION ALL `,
@@ -91,7 +91,7 @@ async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afte
 }
 
 function endpointOf(row: BatchRow): ClaimedEndpoint {
-  return { url: row.url, signing_key: row.signing_key, status: row.status };
+  return { url: row.url, signing_key: row.signing_key, old_signing_key: row.old_signing_key, old_signing_key_ends_at: row.old_signing_key_ends_at, status: row.status };
 }
 
 function attemptOf(row: BatchRow): ClaimedAttempt {

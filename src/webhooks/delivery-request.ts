@@ -3,16 +3,19 @@
 // the Standard Webhooks headers (shared decisions §9): `webhook-id` the event id (the same on every attempt
 // and resend, for idempotency), `webhook-timestamp` the attempt's send time in whole seconds, and
 // `webhook-signature` over both and the body. The timestamp is the wall clock when the request is built,
-// just before it leaves: receivers compare it with their own clocks for replay protection.
+// just before it leaves: receivers compare it with their own clocks for replay protection. During a
+// rotation's overlap (signing.ts) the old key signs `X-Service-Signature` and both sign `webhook-signature`.
 import type { OutgoingDelivery } from './sender.js';
-import { signBody, standardSignature } from './signing.js';
+import { type SigningKeys, signBody, standardSignature } from './signing.js';
 
 export function deliveryRequest(
-  endpoint: { url: string; signing_key: string },
+  endpoint: { url: string },
+  keys: SigningKeys,
   attempt: { id: string; event_id: string; type: string; payload: string },
   sentAtMs: number = Date.now(),
 ): OutgoingDelivery {
   const timestamp = String(Math.floor(sentAtMs / 1000));
+  const signers = keys.old ? [keys.current, keys.old.key] : [keys.current];
   return {
     url: endpoint.url,
     headers: {
@@ -20,10 +23,10 @@ export function deliveryRequest(
       'user-agent': 'Service-Webhooks/1',
       'x-service-event': attempt.type,
       'x-service-delivery': attempt.id,
-      'x-service-signature': signBody(endpoint.signing_key, attempt.payload),
+      'x-service-signature': signBody(keys.old?.key ?? keys.current, attempt.payload),
       'webhook-id': attempt.event_id,
       'webhook-timestamp': timestamp,
-      'webhook-signature': standardSignature(endpoint.signing_key, attempt.event_id, timestamp, attempt.payload),
+      'webhook-signature': signers.map((key) => standardSignature(key, attempt.event_id, timestamp, attempt.payload)).join(' '),
     },
     body: attempt.payload,
   };

@@ -1,6 +1,6 @@
 // Webhook endpoints (decisions §6, §7): registered for a team or an organization with the events they
 // pick; a ping is sent when one is created and whenever an admin asks; the signing key is shown on
-// request and rotated at once.
+// request and rotated, at once or with an overlap.
 import { fieldsSet, recordAudit } from '../domain/audit.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { isPostgres } from '../db/sql-functions.js';
@@ -116,6 +116,8 @@ export async function createEndpoint(
       description: input.description ?? null,
       events: storedEvents(input.events),
       signing_key: newSigningKey(),
+      old_signing_key: null,
+      old_signing_key_ends_at: null,
       status: 'active',
       paused_reason: null,
       paused_at: null,
@@ -196,15 +198,43 @@ export async function recordSigningKeyRevealed(ctx: DomainContext, endpoint: End
   await recordAudit(ctx, ctx.db, { action: 'webhook_endpoint.signing_key_revealed', target: { type: 'webhook_endpoint', id: endpoint.id }, home: homeOf(endpoint) });
 }
 
-/** A new signing key; the old one stops at once (attempts read the key when they are sent). */
-export async function rotateSigningKey(ctx: DomainContext, id: string): Promise<string> {
+/** The longest a rotation may keep the replaced key signing (decisions §10). */
+export const MAX_OVERLAP_HOURS = 72;
+
+/**
+ * A new signing key. With `keepOldForHours` 0 the old one stops at once (attempts read the keys when
+ * they are sent); otherwise it keeps signing beside the new one for that long (signing.ts). A rotation
+ * during an overlap starts a new one from the key it replaces: only the key just before is kept.
+ */
+export async function rotateSigningKey(ctx: DomainContext, id: string, keepOldForHours: number): Promise<Endpoint> {
   const endpoint = await requireEndpoint(ctx.db, id);
-  const signingKey = newSigningKey();
-  await transact(ctx, async (trx) => {
-    await trx.updateTable('webhook_endpoints').set({ signing_key: signingKey, updated_at: timestamp(ctx.clock.now()) }).where('id', '=', id).execute();
+  const now = ctx.clock.now();
+  return transact(ctx, async (trx) => {
+    const rotated = await trx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        signing_key: newSigningKey(),
+        // The key as the row has it when the write lands, so two rotations at once lose no key to a stale read.
+        old_signing_key: keepOldForHours > 0 ? eb.ref('signing_key') : null,
+        old_signing_key_ends_at: keepOldForHours > 0 ? timestamp(new Date(now.getTime() + keepOldForHours * 3_600_000)) : null,
+        updated_at: timestamp(now),
+      }))
+      .where('id', '=', id)
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
+    if (!rotated) throw new NotFoundError('Webhook endpoint');
     await recordAudit(ctx, trx, { action: 'webhook_endpoint.signing_key_rotated', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint) });
+    return rotated;
   });
-  return signingKey;
+}
+
+/** Forgets the replaced keys whose overlap has ended, so that no secret is kept longer than it signs. */
+export async function forgetEndedOldKeys(ctx: DomainContext, now: Date): Promise<void> {
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({ old_signing_key: null, old_signing_key_ends_at: null })
+    .where('old_signing_key_ends_at', '<=', timestamp(now))
+    .execute();
 }
 
 export async function pingEndpoint(ctx: DomainContext, id: string): Promise<void> {

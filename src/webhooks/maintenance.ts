@@ -1,13 +1,15 @@
 // The webhook upkeep that is not sending, in a loop of its own so that it never waits on a delivery and no
 // delivery waits on it: it closes coalescing windows when they are due (which records their guide.updated
-// events), once a minute pauses endpoints that have failed for too long and prunes what is older than its
-// retention (pruning.ts, and the audit log's), and hands queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next
-// window closes, a minute at most.
+// events), once a minute pauses endpoints that have failed for too long, prunes what is older than its
+// retention (pruning.ts, and the audit log's) and forgets signing keys whose overlap has ended, and hands
+// queued e-mail to SMTP. A committed write wakes it; otherwise it sleeps until the next window closes, a
+// minute at most.
 import type { FastifyBaseLogger } from 'fastify';
 import { pruneAudit } from '../domain/audit.js';
 import type { DomainContext } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
 import type { Mailer } from '../mail/mailer.js';
+import { forgetEndedOldKeys } from './endpoints.js';
 import { pauseLongFailingEndpoints } from './pausing.js';
 import { pruneOldDeliveries } from './pruning.js';
 import { WakeableLoop } from './wakeable-loop.js';
@@ -55,6 +57,7 @@ export class WebhookMaintenance extends WakeableLoop {
       await this.attempt('pausing failing endpoints', () => pauseLongFailingEndpoints(this.ctx, this.options.pauseAfterMs));
       await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx, this.options.eventsRetentionMs, this.options.attemptsRetentionMs));
       await this.attempt('pruning the audit log', () => pruneAudit(this.ctx, this.options.auditRetentionMs ?? AUDIT_RETENTION_MS));
+      await this.attempt('forgetting replaced signing keys', () => forgetEndedOldKeys(this.ctx, new Date(now)));
     }
     this.sendMail();
     const wakeAt = [now + (this.options.idleAtMostMs?.() ?? EVERY_MINUTE_MS), this.lastMinutely + EVERY_MINUTE_MS];

@@ -3,7 +3,32 @@
 // signature (shared decisions §9, https://www.standardwebhooks.com): `v1,` and the base64 HMAC-SHA256 of
 // `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the same bytes, which receivers' Standard Webhooks
 // libraries take as `whsec_` and their base64.
+//
+// A rotation may keep the key it replaced for an overlap (decisions §10): until the overlap ends,
+// `X-Service-Signature` stays on the old key (its receivers know one key) and `webhook-signature` carries
+// both signatures, the new one first; afterwards the new key signs both. Which keys sign is decided
+// once per attempt, at the service clock's now, so an attempt's headers agree with each other.
 import { createHmac, randomBytes } from 'node:crypto';
+import { timestamp } from '../domain/clock.js';
+
+/** An endpoint's keys as stored: the key, and the one a rotation replaced with the end of its overlap. */
+export interface StoredSigningKeys {
+  signing_key: string;
+  old_signing_key: string | null;
+  old_signing_key_ends_at: string | null;
+}
+
+/** The keys that sign at one moment: the endpoint's key, and the replaced one while its overlap lasts. */
+export interface SigningKeys {
+  current: string;
+  old: { key: string; endsAt: string } | null;
+}
+
+export function signingKeysAt(stored: StoredSigningKeys, now: Date): SigningKeys {
+  const endsAt = stored.old_signing_key_ends_at;
+  const overlapping = stored.old_signing_key !== null && endsAt !== null && timestamp(now) < endsAt;
+  return { current: stored.signing_key, old: overlapping ? { key: stored.old_signing_key!, endsAt: endsAt! } : null };
+}
 
 export function signBody(signingKey: string, body: string | Buffer): string {
   return 'sha256=' + createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(body).digest('hex');

@@ -29,6 +29,7 @@ import { missPending } from '../domain/delivery-attempts.js';
 import { type ClaimedBatch, claimBatches, type NextAttempts, nextAttempts } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy } from './attempt-outcome.js';
 import { deliveryRequest } from './delivery-request.js';
+import { signingKeysAt } from './signing.js';
 import { type CommitPace, OutcomeRecorder } from './outcome-recorder.js';
 import type { Transport } from './sender.js';
 import { WakeableLoop } from './wakeable-loop.js';
@@ -386,7 +387,7 @@ export class DeliveryWorker extends WakeableLoop {
           if (!(await extendLease(this.ctx.db, claim, new Date(now.getTime() + this.leaseMs)))) throw new LostClaimError(attempt.id);
           leaseEnds = now.getTime() + this.leaseMs;
         }
-        const request = deliveryRequest(endpoint, attempt);
+        const request = deliveryRequest(endpoint, signingKeysAt(endpoint, now), attempt);
         running.sendingSince = now.getTime();
         const outcome = await this.options.transport.send(request);
         running.sendingSince = null;

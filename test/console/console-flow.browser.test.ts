@@ -149,18 +149,35 @@ describe('a team admin in the console', () => {
     await page.getByRole('link', { name: '← Webhooks' }).click();
     await openMenu();
     await page.getByRole('button', { name: 'Reveal signing key' }).click();
-    const keyField = page.getByLabel('Signing key');
+    const keyField = page.getByLabel('Signing key', { exact: true });
     await keyField.waitFor();
     const oldKey = await keyField.inputValue();
     expect(signatureOfLastPing()).toBe(signature(oldKey, lastOfType('ping')!.body));
 
+    // The dialog offers an overlap, 24 hours unless another is chosen: the old key is shown beside the
+    // new one, and the endpoint says until when it signs.
     await openMenu();
     await page.getByRole('button', { name: 'Rotate signing key…' }).click();
+    expect(await page.getByRole('dialog').getByLabel('Keep the old key signing for').inputValue()).toBe('24');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
-    const newKey = await page.getByLabel('Signing key').inputValue();
-    expect(newKey).not.toBe(oldKey);
+    const overlapping = await page.getByLabel('Signing key', { exact: true }).inputValue();
+    expect(overlapping).not.toBe(oldKey);
+    expect(await page.getByLabel('Old signing key', { exact: true }).inputValue()).toBe(oldKey);
+    await page.getByText('The old signing key still signs beside the new one until').waitFor();
     await screenshot(page, '05-signing-key');
+
+    // Without an overlap the replaced key stops at once.
+    await openMenu();
+    await page.getByRole('button', { name: 'Rotate signing key…' }).click();
+    await page.getByRole('dialog').getByLabel('Keep the old key signing for').selectOption('0');
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
+    await eventually('the new key without an old one', async () => {
+      const shown = await page.getByLabel('Signing key', { exact: true }).inputValue();
+      return shown !== overlapping && (await page.getByLabel('Old signing key', { exact: true }).count()) === 0 ? true : undefined;
+    });
+    const newKey = await page.getByLabel('Signing key', { exact: true }).inputValue();
+    expect(await page.getByText('The old signing key still signs').count()).toBe(0);
 
     await openMenu();
     await page.getByRole('button', { name: 'Send ping', exact: true }).click();

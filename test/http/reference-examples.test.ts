@@ -95,7 +95,7 @@ beforeAll(async () => {
     await call('getWebhookEndpoint', 'GET', `/webhook-endpoints/${endpoint.id}`);
     await call('updateWebhookEndpoint', 'PATCH', `/webhook-endpoints/${endpoint.id}`, { events: ['guide.created'] });
     await call('revealSigningKey', 'GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
-    await call('rotateSigningKey', 'POST', `/webhook-endpoints/${endpoint.id}/signing-key/rotate`);
+    await call('rotateSigningKey', 'POST', `/webhook-endpoints/${endpoint.id}/signing-key/rotate`, { keep_old_for_hours: 24 });
     await call('pingWebhookEndpoint', 'POST', `/webhook-endpoints/${endpoint.id}/ping`);
     await receiver.waitFor(2);
     const attempts = await eventually('settled deliveries', async () => {

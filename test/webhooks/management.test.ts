@@ -94,7 +94,9 @@ describe('POST /webhook-endpoints (decisions §7)', () => {
     });
     expect([...endpoint.events].sort()).toEqual(['guide.created', 'member.joined']);
     expect(endpoint.created_at).toMatch(RFC3339_MS);
-    expect(JSON.stringify(endpoint)).not.toMatch(/whsec|signing/);
+    // No key: only, during a rotation's overlap, when the old one stops signing.
+    expect(JSON.stringify(endpoint)).not.toMatch(/whsec|signing_key"/);
+    expect(endpoint.old_signing_key_ends_at).toBeNull();
     const ping = await nthOfType(receiver, 'ping');
     expect(JSON.parse(ping.body).type).toBe('ping');
   });

@@ -32,7 +32,8 @@ async function teamWithEndpoint(): Promise<{ team: any; endpoint: any; key: Awai
 describe('Standard Webhooks', () => {
   it('the signing-key answer adds the key as Standard Webhooks libraries take it: whsec_ and the base64 of its UTF-8 bytes', async () => {
     const { endpoint, key } = await teamWithEndpoint();
-    expect(Object.keys(key).sort()).toEqual(['signing_key', 'standard_webhooks_secret']);
+    expect(Object.keys(key).sort()).toEqual(['old_key', 'signing_key', 'standard_webhooks_secret']);
+    expect(key.old_key).toBeNull();
     expect(key.standard_webhooks_secret).toBe('whsec_' + Buffer.from(key.signing_key, 'utf8').toString('base64'));
     expect(key.standard_webhooks_secret).toBe(standardWebhooksSecret(key.signing_key));
 
@@ -115,7 +116,8 @@ describe('Standard Webhooks', () => {
     const body = JSON.stringify({ id: 'e', text: 'ünïcödé ✓' });
     const sentAt = new Date('2026-11-21T09:30:00.000Z');
     const request = deliveryRequest(
-      { url: 'https://hooks.example.com/x', signing_key: signingKey },
+      { url: 'https://hooks.example.com/x' },
+      { current: signingKey, old: null },
       { id: 'delivery', event_id: 'event-id', type: 'ping', payload: body },
       sentAt.getTime(),
     );

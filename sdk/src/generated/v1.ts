@@ -788,18 +788,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "f20a156b-3b2b-429b-9748-a4d79b211a27",
+                     *         "id": "f7b90dd7-85c6-43d0-8acc-c1446379e762",
                      *         "name": "Help center sync",
                      *         "home": {
                      *           "type": "organization",
-                     *           "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
+                     *           "id": "6779305b-c20c-47fd-832b-e692cf426119"
                      *         },
                      *         "scopes": [
                      *           "guides:read",
                      *           "teams:read",
                      *           "members:read"
                      *         ],
-                     *         "expires_at": "2027-02-26T00:49:39.746Z"
+                     *         "expires_at": "2027-02-26T00:59:43.987Z"
                      *       }
                      *     }
                      */
@@ -1040,10 +1040,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
-                     *           "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-                     *           "created_at": "2026-11-28T00:49:39.685Z",
-                     *           "updated_at": "2026-11-28T00:49:39.703Z",
+                     *           "id": "4187b210-d874-414e-9998-271b305864c0",
+                     *           "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+                     *           "created_at": "2026-11-28T00:59:43.926Z",
+                     *           "updated_at": "2026-11-28T00:59:43.942Z",
                      *           "title": "Reset a customer’s password",
                      *           "description": "For support agents.",
                      *           "owner_name": "Ana Lima",
@@ -1053,7 +1053,7 @@ export interface operations {
                      *           "locked": false
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS42ODVafGQ0NmE5ZDYzLTc4MDAtNDBjZC04OTE5LWE4NDQ1ZGRkODdmOA.CGjtDZDsLgDaeLlXMzPFGg"
+                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0My45MjZafDQxODdiMjEwLWQ4NzQtNDE0ZS05OTk4LTI3MWIzMDU4NjRjMA.-EJBoIYVRdg4vpxnvmEqEA"
                      *     }
                      */
                     "application/json": {
@@ -1288,10 +1288,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
-                     *         "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-                     *         "created_at": "2026-11-28T00:49:39.685Z",
-                     *         "updated_at": "2026-11-28T00:49:39.703Z",
+                     *         "id": "4187b210-d874-414e-9998-271b305864c0",
+                     *         "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+                     *         "created_at": "2026-11-28T00:59:43.926Z",
+                     *         "updated_at": "2026-11-28T00:59:43.942Z",
                      *         "title": "Reset a customer’s password",
                      *         "description": "For support agents.",
                      *         "owner_name": "Ana Lima",
@@ -1540,12 +1540,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
                      *           "name": "Customer Support",
                      *           "role": null
                      *         },
                      *         {
-                     *           "id": "7d23d603-c5b2-4607-b73e-76742172ed6b",
+                     *           "id": "93bdba2c-2665-4268-95e0-cf82328e65b4",
                      *           "name": "Onboarding",
                      *           "role": null
                      *         }
@@ -1783,12 +1783,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+                     *           "id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
                      *           "name": "Ana Lima",
                      *           "email": "ana@example.com",
                      *           "avatar_url": null,
                      *           "role": "EDITOR",
-                     *           "joined_at": "2026-11-28T00:49:39.619Z"
+                     *           "joined_at": "2026-11-28T00:59:43.862Z"
                      *         }
                      *       ]
                      *     }
@@ -2030,22 +2030,22 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "c07ff01f-4b93-4e9c-9bf2-074ac09f24d4",
-                     *           "created_at": "2026-11-28T00:49:39.669Z",
-                     *           "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-                     *           "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+                     *           "id": "e8fce640-9379-4f45-a245-ab3d5670e34e",
+                     *           "created_at": "2026-11-28T00:59:43.911Z",
+                     *           "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+                     *           "organization_id": "6779305b-c20c-47fd-832b-e692cf426119",
                      *           "type": "guide.created",
                      *           "data": {
                      *             "guide": {
-                     *               "id": "f530668a-a62d-46ee-82ff-fa4d4e7168ea",
+                     *               "id": "72d3d44f-14b2-4866-bb5e-ee035d9beb14",
                      *               "title": "Invite a teammate",
                      *               "description": null,
-                     *               "permalink": "invite-a-teammate-jyyav7ne",
-                     *               "updated_at": "2026-11-28T00:49:39.669Z",
-                     *               "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+                     *               "permalink": "invite-a-teammate-jh764iyu",
+                     *               "updated_at": "2026-11-28T00:59:43.911Z",
+                     *               "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
                      *               "folder_id": null,
                      *               "language": "en",
-                     *               "url": "http://api.test/guides/f530668a-a62d-46ee-82ff-fa4d4e7168ea"
+                     *               "url": "http://api.test/guides/72d3d44f-14b2-4866-bb5e-ee035d9beb14"
                      *             },
                      *             "placement": {
                      *               "team_guides": true,
@@ -2055,7 +2055,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS42NjlafGMwN2ZmMDFmLTRiOTMtNGU5Yy05YmYyLTA3NGFjMDlmMjRkNA.a-gmkdZqAba10i44-iAunw"
+                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0My45MTFafGU4ZmNlNjQwLTkzNzktNGY0NS1hMjQ1LWFiM2Q1NjcwZTM0ZQ.vUwnqKsk4jRMcNIm4EpEmQ"
                      *     }
                      */
                     "application/json": {

@@ -93,6 +93,8 @@ export interface Endpoint {
   status: 'active' | 'paused';
   paused_reason: PausedReason | null;
   paused_at: string | null;
+  /** While a rotation's overlap runs, when the replaced signing key stops signing. */
+  old_signing_key_ends_at: string | null;
   created_at: string;
 }
 
@@ -107,10 +109,15 @@ export interface EndpointHealth {
   hours: { start: string; delivered: number; failed: number }[];
 }
 
-export interface SigningKey {
+export interface SigningKeyForms {
   signing_key: string;
   /** The same key for Standard Webhooks libraries: `whsec_` and the base64 of the key's UTF-8 bytes. */
   standard_webhooks_secret: string;
+}
+
+/** The signing key, and during a rotation's overlap the key it replaced, which signs until `ends_at`. */
+export interface SigningKey extends SigningKeyForms {
+  old_key: (SigningKeyForms & { ends_at: string }) | null;
 }
 
 /** One delivery attempt of an event to an endpoint. */

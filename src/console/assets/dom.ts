@@ -76,8 +76,16 @@ export function notice(text: string): HTMLElement {
   return h('div', { class: 'alert ok', role: 'status' }, text);
 }
 
-/** Asks before something that cannot be undone, in a modal dialog (Escape cancels); `details` say what follows. */
-export function confirmAction(question: string, confirmLabel: string, details: readonly string[] = []): Promise<boolean> {
+/**
+ * Asks before an action, in a modal dialog (Escape cancels); `details` say what follows (text, or the
+ * choices the action takes). The confirming button is red for what cannot be undone, blue otherwise.
+ */
+export function confirmAction(
+  question: string,
+  confirmLabel: string,
+  details: readonly (string | HTMLElement)[] = [],
+  confirmClass: 'danger' | 'primary' = 'danger',
+): Promise<boolean> {
   return new Promise((resolve) => {
     const dialog = h(
       'dialog',
@@ -86,12 +94,12 @@ export function confirmAction(question: string, confirmLabel: string, details: r
         'form',
         { method: 'dialog' },
         h('h2', { id: 'confirm-title' }, question),
-        details.map((detail) => h('p', {}, detail)),
+        details.map((detail) => (typeof detail === 'string' ? h('p', {}, detail) : detail)),
         h(
           'div',
           { class: 'actions' },
           h('button', { value: 'cancel', class: 'secondary' }, 'Cancel'),
-          h('button', { value: 'confirm', class: 'danger' }, confirmLabel),
+          h('button', { value: 'confirm', class: confirmClass }, confirmLabel),
         ),
       ),
     );

@@ -8,12 +8,49 @@ import type { SectionContext } from './context.js';
 import { type Attributes, act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, notice, time } from './dom.js';
 import { healthFacts, statusBadge } from './health.js';
 
-/** A revealed or rotated signing key, and the same key as Standard Webhooks libraries take it. */
+/**
+ * A revealed or rotated signing key, and the same key as Standard Webhooks libraries take it; during a
+ * rotation's overlap the replaced key too, with when it stops signing.
+ */
 function signingKeyFields(endpointId: string, key: SigningKey): HTMLElement[] {
-  return [
+  const fields = [
     copyField('Signing key', key.signing_key, `signing-key-${endpointId}`),
     copyField('Standard Webhooks secret', key.standard_webhooks_secret, `standard-webhooks-secret-${endpointId}`),
   ];
+  if (!key.old_key) return fields;
+  return [
+    ...fields,
+    h('p', { class: 'small' }, 'The old key still signs until ', time(key.old_key.ends_at), ':'),
+    copyField('Old signing key', key.old_key.signing_key, `old-signing-key-${endpointId}`),
+    copyField('Old Standard Webhooks secret', key.old_key.standard_webhooks_secret, `old-standard-webhooks-secret-${endpointId}`),
+  ];
+}
+
+/** How long a rotation may keep the old key signing (the API takes 0–72 hours). */
+const OVERLAPS: readonly [hours: number, label: string][] = [
+  [0, 'No: the old key stops at once'],
+  [1, '1 hour'],
+  [24, '24 hours'],
+  [72, '72 hours'],
+];
+
+/** Asks how long the old key keeps signing; null when the rotation is cancelled. */
+async function askRotation(): Promise<number | null> {
+  const overlap = h(
+    'select',
+    { id: 'rotation-overlap' },
+    OVERLAPS.map(([hours, label]) => h('option', { value: String(hours), selected: hours === 24 }, label)),
+  );
+  const sure = await confirmAction(
+    'Rotate the signing key?',
+    'Rotate key',
+    [
+      h('div', { class: 'field' }, h('label', { for: overlap.id }, 'Keep the old key signing for'), overlap),
+      'Meanwhile X-Service-Signature stays on the old key and webhook-signature carries both, so your receiver can move to the new key without a failed delivery. With no overlap, deliveries that fail until it has the new key are retried.',
+    ],
+    'primary',
+  );
+  return sure ? Number(overlap.value) : null;
 }
 
 export async function webhooksPage(context: SectionContext): Promise<void> {
@@ -92,7 +129,7 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
   }
 
   function endpointCard(endpoint: Endpoint, health: EndpointHealth): HTMLElement {
-    const keySlot = h('div');
+    const keySlot = h('div', { 'data-key-slot': endpoint.id });
     const editSlot = h('div');
     const cardErrors = h('div');
     const status = statusBadge(endpoint, health);
@@ -134,11 +171,14 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
           fill(keySlot, ...signingKeyFields(endpoint.id, answer.data));
         }),
         menuItem('Rotate signing key…', async () => {
-          const sure = await confirmAction('Rotate the signing key? The old key stops working at once; deliveries that fail meanwhile are retried.', 'Rotate key');
-          if (!sure) return;
-          const answer = await api.post<Answer<SigningKey>>(`/webhook-endpoints/${endpoint.id}/signing-key/rotate`);
-          fill(keySlot, h('p', {}, 'New signing key:'), ...signingKeyFields(endpoint.id, answer.data));
+          const hours = await askRotation();
+          if (hours === null) return;
+          const answer = await api.post<Answer<SigningKey>>(`/webhook-endpoints/${endpoint.id}/signing-key/rotate`, { keep_old_for_hours: hours });
+          await refresh();
           say('The signing key was rotated.');
+          // The list was drawn again: the new key goes into the new card's slot.
+          const slot = list.querySelector<HTMLElement>(`[data-key-slot="${endpoint.id}"]`);
+          if (slot) fill(slot, h('p', {}, 'New signing key:'), ...signingKeyFields(endpoint.id, answer.data));
         }),
         menuItem(
           'Delete…',
@@ -159,6 +199,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
       endpoint.description && h('p', {}, endpoint.description),
       h('p', { class: 'muted small' }, 'Events: ', endpoint.events.length ? endpoint.events.join(', ') : 'ping only', ' · added ', time(endpoint.created_at)),
       endpoint.status === 'paused' && h('p', { class: 'small' }, 'Paused ', time(endpoint.paused_at), '. New events are kept as missed until it is resumed.'),
+      endpoint.old_signing_key_ends_at &&
+        h('p', { class: 'small' }, 'The old signing key still signs beside the new one until ', time(endpoint.old_signing_key_ends_at), '.'),
       healthFacts(endpoint, health),
       h('p', {}, h('a', { href: `#/${home.type}/${home.id}/webhooks/${endpoint.id}` }, 'Deliveries and health by hour')),
       editSlot,
@@ -169,22 +211,8 @@ export async function webhooksPage(context: SectionContext): Promise<void> {
 
   async function resume(endpoint: Endpoint): Promise<void> {
     const redeliver = h('input', { type: 'checkbox', id: 'redeliver-missed', checked: true });
-    const dialog = h(
-      'dialog',
-      { class: 'dialog', 'aria-labelledby': 'resume-title' },
-      h(
-        'form',
-        { method: 'dialog' },
-        h('h2', { id: 'resume-title' }, `Resume ${endpoint.url}?`),
-        h('div', { class: 'check' }, redeliver, h('label', { for: 'redeliver-missed' }, 'Redeliver missed events, oldest first')),
-        h('div', { class: 'actions' }, h('button', { value: 'cancel', class: 'secondary' }, 'Cancel'), h('button', { value: 'resume', class: 'primary' }, 'Resume')),
-      ),
-    );
-    document.body.append(dialog);
-    dialog.showModal();
-    const choice = await new Promise<string>((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue)));
-    dialog.remove();
-    if (choice !== 'resume') return;
+    const choice = h('div', { class: 'check' }, redeliver, h('label', { for: 'redeliver-missed' }, 'Redeliver missed events, oldest first'));
+    if (!(await confirmAction(`Resume ${endpoint.url}?`, 'Resume', [choice], 'primary'))) return;
     await api.post(`/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: redeliver.checked });
     await refresh();
     say(redeliver.checked ? 'The endpoint is active again; missed events are being redelivered.' : 'The endpoint is active again.');

@@ -18,19 +18,22 @@ import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentEndpointHealth } from './presenters.js';
 import { HomeQuery, IdParams } from './schemas.js';
-import { standardWebhooksSecret } from '../../webhooks/signing.js';
-import { EndpointChanges, NewEndpoint, SigningKey } from './webhook-schemas.js';
+import { signingKeysAt, standardWebhooksSecret } from '../../webhooks/signing.js';
+import { EndpointChanges, NewEndpoint, Rotation, SigningKey } from './webhook-schemas.js';
 
 const EndpointAnswer = Type.Object({ data: Type.Ref('AdminWebhookEndpoint') });
 const SigningKeyAnswer = Type.Object({ data: SigningKey });
 const TAGS = ['Webhook endpoints'];
 
-/** A signing key as the reveal and the rotation answer it (shared decisions §9). */
-function presentSigningKey(signingKey: string) {
-  return { signing_key: signingKey, standard_webhooks_secret: standardWebhooksSecret(signingKey) };
+const keyForms = (key: string) => ({ signing_key: key, standard_webhooks_secret: standardWebhooksSecret(key) });
+
+/** The signing keys as the reveal and the rotation answer them (shared decisions §9, §10). */
+function presentSigningKey(endpoint: Endpoint, now: Date) {
+  const keys = signingKeysAt(endpoint, now);
+  return { ...keyForms(keys.current), old_key: keys.old && { ...keyForms(keys.old.key), ends_at: keys.old.endsAt } };
 }
 
-function presentEndpoint(endpoint: Endpoint) {
+function presentEndpoint(endpoint: Endpoint, now: Date) {
   return {
     id: endpoint.id,
     home: homeOf(endpoint),
@@ -40,6 +43,7 @@ function presentEndpoint(endpoint: Endpoint) {
     status: endpoint.status,
     paused_reason: endpoint.paused_reason,
     paused_at: endpoint.paused_at,
+    old_signing_key_ends_at: signingKeysAt(endpoint, now).old?.endsAt ?? null,
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
   };
@@ -60,7 +64,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request, reply) => {
       await can.home(request, request.body.home);
-      return reply.code(201).send({ data: presentEndpoint(await createEndpoint(ctx, endpointPolicy, request.body)) });
+      return reply.code(201).send({ data: presentEndpoint(await createEndpoint(ctx, endpointPolicy, request.body), ctx.clock.now()) });
     },
   );
 
@@ -78,7 +82,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     async (request) => {
       const home = { type: request.query.home_type, id: request.query.home_id };
       await can.home(request, home);
-      return { data: (await listEndpoints(ctx, home)).map(presentEndpoint) };
+      return { data: (await listEndpoints(ctx, home)).map((endpoint) => presentEndpoint(endpoint, ctx.clock.now())) };
     },
   );
 
@@ -87,7 +91,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     { config: { sessions: true }, schema: { operationId: 'getWebhookEndpoint', summary: 'Read a webhook endpoint', description: 'Its URL, events, status and why it is paused; the signing key has an operation of its own.', tags: TAGS, params: IdParams, response: respond(200, 'The endpoint', EndpointAnswer) } },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id)) };
+      return { data: presentEndpoint(await requireEndpoint(ctx.db, request.params.id), ctx.clock.now()) };
     },
   );
 
@@ -124,7 +128,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id, request.body)) };
+      return { data: presentEndpoint(await updateEndpoint(ctx, endpointPolicy, request.params.id, request.body), ctx.clock.now()) };
     },
   );
 
@@ -154,7 +158,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
       await can.endpoint(request, request.params.id);
       const endpoint = await requireEndpoint(ctx.db, request.params.id);
       await recordSigningKeyRevealed(ctx, endpoint);
-      return { data: presentSigningKey(endpoint.signing_key) };
+      return { data: presentSigningKey(endpoint, ctx.clock.now()) };
     },
   );
 
@@ -164,15 +168,22 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
       config: { sessions: true },
       schema: {
         operationId: 'rotateSigningKey', summary: 'Rotate the signing key',
-        description: 'Replaces the signing key; the old one stops at once. Deliveries that fail during the switch are retried.',
+        description:
+          'Replaces the signing key. With `keep_old_for_hours` (0–72; the body may be left out) the replaced key keeps signing for that long: `X-Service-Signature` with the old key, `webhook-signature` with both, so receivers can move to the new key without a failed delivery; at the end the new key signs both. With 0 the old key stops at once, and deliveries that fail during the switch are retried. Rotating again during an overlap keeps only the key it replaces.',
         tags: TAGS,
         params: IdParams,
-        response: respond(200, 'The new signing key', SigningKeyAnswer),
+        body: Rotation,
+        response: respond(200, 'The new signing key, and the old one while it still signs', SigningKeyAnswer),
+      },
+      // The body is optional: an empty one is a rotation with no overlap.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentSigningKey(await rotateSigningKey(ctx, request.params.id)) };
+      const rotated = await rotateSigningKey(ctx, request.params.id, request.body.keep_old_for_hours ?? 0);
+      return { data: presentSigningKey(rotated, ctx.clock.now()) };
     },
   );
 
@@ -191,7 +202,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentEndpoint(await pauseByHand(ctx, request.params.id)) };
+      return { data: presentEndpoint(await pauseByHand(ctx, request.params.id), ctx.clock.now()) };
     },
   );
 
@@ -210,7 +221,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed)) };
+      return { data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed), ctx.clock.now()) };
     },
   );
 

@@ -1,6 +1,7 @@
 // Bodies and answers of the webhook part of the management API (decisions §6, §7).
 import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENTS } from '../../domain/events.js';
+import { MAX_OVERLAP_HOURS } from '../../webhooks/endpoints.js';
 import { Nullable, StringEnum, Text, Timestamp, Uuid } from '../schemas/common.js';
 import { Home, WebUrl } from './schemas.js';
 
@@ -11,15 +12,48 @@ const EventPick = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), {
   description: 'The events the endpoint receives; ping goes to every endpoint',
 });
 
-/** The answer of the signing-key reveal and rotation: the key, and the same key as Standard Webhooks libraries take it. */
+const KeyForms = {
+  signing_key: Type.String({ description: 'Keys the `X-Service-Signature` HMAC (its UTF-8 bytes) and the `webhook-signature` one' }),
+  standard_webhooks_secret: Type.String({
+    description:
+      'The same key in the form Standard Webhooks libraries take (`whsec_` and the base64 of the signing key\'s UTF-8 bytes): ' +
+      '`new Webhook(secret).verify(body, headers)` checks `webhook-signature` and `webhook-timestamp`',
+  }),
+};
+
+/**
+ * The answer of the signing-key reveal and rotation: the key, the same key as Standard Webhooks libraries
+ * take it, and during a rotation's overlap the key it replaced with the overlap's end (decisions §10).
+ */
 export const SigningKey = Type.Object(
   {
-    signing_key: Type.String({ description: 'Keys the `X-Service-Signature` HMAC (its UTF-8 bytes) and the `webhook-signature` one' }),
-    standard_webhooks_secret: Type.String({
-      description:
-        'The same key in the form Standard Webhooks libraries take (`whsec_` and the base64 of the signing key\'s UTF-8 bytes): ' +
-        '`new Webhook(secret).verify(body, headers)` checks `webhook-signature` and `webhook-timestamp`',
-    }),
+    ...KeyForms,
+    old_key: Nullable(
+      Type.Object(
+        { ...KeyForms, ends_at: Timestamp({ description: 'When the old key stops signing; afterwards the new key signs both headers' }) },
+        {
+          additionalProperties: false,
+          description:
+            'The key the last rotation replaced, while it still signs: `X-Service-Signature` with it alone, and `webhook-signature` with both keys (the new one first). Null when no overlap is running.',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The rotation's body: how long the replaced key keeps signing. */
+export const Rotation = Type.Object(
+  {
+    keep_old_for_hours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_OVERLAP_HOURS,
+        default: 0,
+        description:
+          'How many hours the replaced key keeps signing beside the new one (0: it stops at once). Meanwhile receivers move to the new key: accept both, then only the new one.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,6 +74,9 @@ export const Endpoint = Type.Object(
       }),
     ),
     paused_at: Nullable(Timestamp()),
+    old_signing_key_ends_at: Nullable(
+      Timestamp({ description: 'While a rotation\'s overlap runs, when the replaced signing key stops signing; null otherwise' }),
+    ),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },

@@ -11,46 +11,46 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+        "id": "6779305b-c20c-47fd-832b-e692cf426119",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-28T00:49:39.541Z",
-        "updated_at": "2026-11-28T00:49:39.541Z"
+        "created_at": "2026-11-28T00:59:43.801Z",
+        "updated_at": "2026-11-28T00:59:43.801Z"
       }
     }
   },
   "getOrganization": {
-    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+    "request": "/organizations/6779305b-c20c-47fd-832b-e692cf426119",
     "status": 200,
     "body": {
       "data": {
-        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+        "id": "6779305b-c20c-47fd-832b-e692cf426119",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-28T00:49:39.541Z",
-        "updated_at": "2026-11-28T00:49:39.541Z"
+        "created_at": "2026-11-28T00:59:43.801Z",
+        "updated_at": "2026-11-28T00:59:43.801Z"
       }
     }
   },
   "updateOrganization": {
-    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+    "request": "/organizations/6779305b-c20c-47fd-832b-e692cf426119",
     "requestBody": {
       "org_keys_only": false
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+        "id": "6779305b-c20c-47fd-832b-e692cf426119",
         "name": "Northwind Outfitters",
         "plan": "growth",
         "api_enabled": true,
         "org_keys_only": false,
-        "created_at": "2026-11-28T00:49:39.541Z",
-        "updated_at": "2026-11-28T00:49:39.570Z"
+        "created_at": "2026-11-28T00:59:43.801Z",
+        "updated_at": "2026-11-28T00:59:43.824Z"
       }
     }
   },
@@ -58,52 +58,52 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "request": "/teams",
     "requestBody": {
       "name": "Customer Support",
-      "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+      "organization_id": "6779305b-c20c-47fd-832b-e692cf426119",
       "brand_color": "#1A2B3C"
     },
     "status": 201,
     "body": {
       "data": {
-        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
         "name": "Customer Support",
-        "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+        "organization_id": "6779305b-c20c-47fd-832b-e692cf426119",
         "plan": "growth",
         "brand_color": "#1A2B3C",
-        "created_at": "2026-11-28T00:49:39.581Z",
-        "updated_at": "2026-11-28T00:49:39.581Z"
+        "created_at": "2026-11-28T00:59:43.832Z",
+        "updated_at": "2026-11-28T00:59:43.832Z"
       }
     }
   },
   "getTeam": {
-    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+    "request": "/teams/73ffe11d-e80b-461e-ae3f-07378da95e6f",
     "status": 200,
     "body": {
       "data": {
-        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
         "name": "Customer Support",
-        "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+        "organization_id": "6779305b-c20c-47fd-832b-e692cf426119",
         "plan": "growth",
         "brand_color": "#1A2B3C",
-        "created_at": "2026-11-28T00:49:39.581Z",
-        "updated_at": "2026-11-28T00:49:39.581Z"
+        "created_at": "2026-11-28T00:59:43.832Z",
+        "updated_at": "2026-11-28T00:59:43.832Z"
       }
     }
   },
   "updateTeam": {
-    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+    "request": "/teams/73ffe11d-e80b-461e-ae3f-07378da95e6f",
     "requestBody": {
       "brand_color": "#0B5FFF"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+        "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
         "name": "Customer Support",
-        "organization_id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+        "organization_id": "6779305b-c20c-47fd-832b-e692cf426119",
         "plan": "growth",
         "brand_color": "#0B5FFF",
-        "created_at": "2026-11-28T00:49:39.581Z",
-        "updated_at": "2026-11-28T00:49:39.606Z"
+        "created_at": "2026-11-28T00:59:43.832Z",
+        "updated_at": "2026-11-28T00:59:43.850Z"
       }
     }
   },
@@ -116,72 +116,72 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+        "id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
         "email": "ana@example.com",
         "name": "Ana Lima",
         "avatar_url": null,
-        "created_at": "2026-11-28T00:49:39.612Z"
+        "created_at": "2026-11-28T00:59:43.855Z"
       }
     }
   },
   "getUser": {
-    "request": "/users/ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+    "request": "/users/0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
     "status": 200,
     "body": {
       "data": {
-        "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+        "id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
         "email": "ana@example.com",
         "name": "Ana Lima",
         "avatar_url": null,
-        "created_at": "2026-11-28T00:49:39.612Z"
+        "created_at": "2026-11-28T00:59:43.855Z"
       }
     }
   },
   "putTeamMember": {
-    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa/members/ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+    "request": "/teams/73ffe11d-e80b-461e-ae3f-07378da95e6f/members/0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
     "requestBody": {
       "role": "EDITOR"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+        "id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
         "name": "Ana Lima",
         "email": "ana@example.com",
         "avatar_url": null,
         "role": "EDITOR",
-        "joined_at": "2026-11-28T00:49:39.619Z"
+        "joined_at": "2026-11-28T00:59:43.862Z"
       }
     }
   },
   "listTeamMembers": {
-    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa/members",
+    "request": "/teams/73ffe11d-e80b-461e-ae3f-07378da95e6f/members",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+          "id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
           "name": "Ana Lima",
           "email": "ana@example.com",
           "avatar_url": null,
           "role": "EDITOR",
-          "joined_at": "2026-11-28T00:49:39.619Z"
+          "joined_at": "2026-11-28T00:59:43.862Z"
         }
       ]
     }
   },
   "addOrganizationAdmin": {
-    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5/admins/45abd478-9288-40ab-ab0e-58a5701ff9f9",
+    "request": "/organizations/6779305b-c20c-47fd-832b-e692cf426119/admins/43eb3d1e-9c19-41b6-9dbb-52d3b16f480e",
     "status": 204,
     "body": null
   },
   "removeOrganizationAdmin": {
-    "request": "/organizations/aea5c331-e73b-434c-bd8b-a1d98159ccc5/admins/45abd478-9288-40ab-ab0e-58a5701ff9f9",
+    "request": "/organizations/6779305b-c20c-47fd-832b-e692cf426119/admins/43eb3d1e-9c19-41b6-9dbb-52d3b16f480e",
     "status": 204,
     "body": null
   },
   "removeTeamMember": {
-    "request": "/teams/e71c4563-fa78-4baf-8139-e0a13a0e33aa/members/45abd478-9288-40ab-ab0e-58a5701ff9f9",
+    "request": "/teams/73ffe11d-e80b-461e-ae3f-07378da95e6f/members/43eb3d1e-9c19-41b6-9dbb-52d3b16f480e",
     "status": 204,
     "body": null
   },
@@ -191,27 +191,27 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "body": {
       "data": [
         {
-          "id": "45abd478-9288-40ab-ab0e-58a5701ff9f9",
+          "id": "43eb3d1e-9c19-41b6-9dbb-52d3b16f480e",
           "email": "bo@example.com",
           "name": "Bo Berg",
           "avatar_url": null,
-          "created_at": "2026-11-28T00:49:39.631Z"
+          "created_at": "2026-11-28T00:59:43.874Z"
         }
       ]
     }
   },
   "eraseUser": {
-    "request": "/users/45abd478-9288-40ab-ab0e-58a5701ff9f9/erase",
+    "request": "/users/43eb3d1e-9c19-41b6-9dbb-52d3b16f480e/erase",
     "status": 204,
     "body": null
   },
   "createGuide": {
     "request": "/guides",
     "requestBody": {
-      "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+      "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
       "title": "Reset a customer password",
       "description": "For support agents.",
-      "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+      "owner_id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
       "steps": [
         {
           "text": "Open **Settings** → *Security*."
@@ -228,10 +228,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
-        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-        "created_at": "2026-11-28T00:49:39.685Z",
-        "updated_at": "2026-11-28T00:49:39.685Z",
+        "id": "4187b210-d874-414e-9998-271b305864c0",
+        "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+        "created_at": "2026-11-28T00:59:43.926Z",
+        "updated_at": "2026-11-28T00:59:43.926Z",
         "title": "Reset a customer password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -249,7 +249,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+        "owner_id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
         "team_role": null,
         "steps": [
           {
@@ -269,14 +269,14 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "getGuide": {
-    "request": "/guides/d46a9d63-7800-40cd-8919-a8445ddd87f8",
+    "request": "/guides/4187b210-d874-414e-9998-271b305864c0",
     "status": 200,
     "body": {
       "data": {
-        "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
-        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-        "created_at": "2026-11-28T00:49:39.685Z",
-        "updated_at": "2026-11-28T00:49:39.685Z",
+        "id": "4187b210-d874-414e-9998-271b305864c0",
+        "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+        "created_at": "2026-11-28T00:59:43.926Z",
+        "updated_at": "2026-11-28T00:59:43.926Z",
         "title": "Reset a customer password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -294,7 +294,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+        "owner_id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
         "team_role": null,
         "steps": [
           {
@@ -314,7 +314,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "updateGuide": {
-    "request": "/guides/d46a9d63-7800-40cd-8919-a8445ddd87f8",
+    "request": "/guides/4187b210-d874-414e-9998-271b305864c0",
     "requestBody": {
       "title": "Reset a customer’s password",
       "is_public": true
@@ -322,10 +322,10 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
-        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-        "created_at": "2026-11-28T00:49:39.685Z",
-        "updated_at": "2026-11-28T00:49:39.703Z",
+        "id": "4187b210-d874-414e-9998-271b305864c0",
+        "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+        "created_at": "2026-11-28T00:59:43.926Z",
+        "updated_at": "2026-11-28T00:59:43.942Z",
         "title": "Reset a customer’s password",
         "description": "For support agents.",
         "owner_name": "Ana Lima",
@@ -343,7 +343,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "markdown_body": "# Reset a customer’s password\n\nFor support agents.\n\n1. Open \\*\\*Settings\\*\\* → \\*Security\\*.\n2. Choose \\*\\*Reset password\\*\\* and confirm.\n   ![The reset button](https://cdn.example.com/reset.png)\n",
         "brand_color": "#0B5FFF",
         "notice": null,
-        "owner_id": "ec4ef4cf-c3b2-4576-a64f-64e000d14a28",
+        "owner_id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
         "team_role": null,
         "steps": [
           {
@@ -363,43 +363,43 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listTeamGuides": {
-    "request": "/guides?team_id=e71c4563-fa78-4baf-8139-e0a13a0e33aa&limit=1",
+    "request": "/guides?team_id=73ffe11d-e80b-461e-ae3f-07378da95e6f&limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "d46a9d63-7800-40cd-8919-a8445ddd87f8",
-          "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+          "id": "4187b210-d874-414e-9998-271b305864c0",
+          "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
           "title": "Reset a customer’s password",
           "description": "For support agents.",
           "permalink": "reset-a-customer-password",
           "publish_status": "PUBLISHED",
           "is_public": true,
           "processing_state": "finished",
-          "created_at": "2026-11-28T00:49:39.685Z",
-          "updated_at": "2026-11-28T00:49:39.703Z"
+          "created_at": "2026-11-28T00:59:43.926Z",
+          "updated_at": "2026-11-28T00:59:43.942Z"
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS42ODVafGQ0NmE5ZDYzLTc4MDAtNDBjZC04OTE5LWE4NDQ1ZGRkODdmOA.KfEgfVtwvY8My4mFkMkyYQ"
+      "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0My45MjZafDQxODdiMjEwLWQ4NzQtNDE0ZS05OTk4LTI3MWIzMDU4NjRjMA.8IBzmW5VmM4dDW5s--cGGw"
     }
   },
   "settleGuideProcessing": {
-    "request": "/guides/c7a2dfa3-d7be-4333-b389-c61b0a5776aa/processing",
+    "request": "/guides/980f1bd5-7747-4fc7-ad5b-cbd6d561b64b/processing",
     "requestBody": {
       "outcome": "finished"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "c7a2dfa3-d7be-4333-b389-c61b0a5776aa",
-        "team_id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa",
-        "created_at": "2026-11-28T00:49:39.715Z",
-        "updated_at": "2026-11-28T00:49:39.722Z",
+        "id": "980f1bd5-7747-4fc7-ad5b-cbd6d561b64b",
+        "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+        "created_at": "2026-11-28T00:59:43.953Z",
+        "updated_at": "2026-11-28T00:59:43.961Z",
         "title": "Imported recording",
         "description": null,
         "owner_name": null,
         "icon_url": null,
-        "permalink": "imported-recording-9axkfjz5",
+        "permalink": "imported-recording-zww2z4c9",
         "publish_status": "DRAFT",
         "locked": false,
         "language": "en",
@@ -432,22 +432,22 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "moveGuide": {
-    "request": "/guides/c7a2dfa3-d7be-4333-b389-c61b0a5776aa/move",
+    "request": "/guides/980f1bd5-7747-4fc7-ad5b-cbd6d561b64b/move",
     "requestBody": {
-      "team_id": "7d23d603-c5b2-4607-b73e-76742172ed6b"
+      "team_id": "93bdba2c-2665-4268-95e0-cf82328e65b4"
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "c7a2dfa3-d7be-4333-b389-c61b0a5776aa",
-        "team_id": "7d23d603-c5b2-4607-b73e-76742172ed6b",
-        "created_at": "2026-11-28T00:49:39.715Z",
-        "updated_at": "2026-11-28T00:49:39.732Z",
+        "id": "980f1bd5-7747-4fc7-ad5b-cbd6d561b64b",
+        "team_id": "93bdba2c-2665-4268-95e0-cf82328e65b4",
+        "created_at": "2026-11-28T00:59:43.953Z",
+        "updated_at": "2026-11-28T00:59:43.970Z",
         "title": "Imported recording",
         "description": null,
         "owner_name": null,
         "icon_url": null,
-        "permalink": "imported-recording-9axkfjz5",
+        "permalink": "imported-recording-zww2z4c9",
         "publish_status": "DRAFT",
         "locked": false,
         "language": "en",
@@ -480,7 +480,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "deleteGuide": {
-    "request": "/guides/c7a2dfa3-d7be-4333-b389-c61b0a5776aa",
+    "request": "/guides/980f1bd5-7747-4fc7-ad5b-cbd6d561b64b",
     "status": 204,
     "body": null
   },
@@ -489,7 +489,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "requestBody": {
       "home": {
         "type": "organization",
-        "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
+        "id": "6779305b-c20c-47fd-832b-e692cf426119"
       },
       "name": "Help center sync",
       "scopes": [
@@ -502,19 +502,19 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "f20a156b-3b2b-429b-9748-a4d79b211a27",
+        "id": "f7b90dd7-85c6-43d0-8acc-c1446379e762",
         "name": "Help center sync",
         "home": {
           "type": "organization",
-          "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
+          "id": "6779305b-c20c-47fd-832b-e692cf426119"
         },
         "scopes": [
           "guides:read",
           "teams:read",
           "members:read"
         ],
-        "expires_at": "2027-02-26T00:49:39.746Z",
-        "created_at": "2026-11-28T00:49:39.746Z",
+        "expires_at": "2027-02-26T00:59:43.987Z",
+        "created_at": "2026-11-28T00:59:43.987Z",
         "last_used_at": null,
         "secret_hint": "gsk_…"
       },
@@ -522,24 +522,24 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listApiKeys": {
-    "request": "/api-keys?home_type=organization&home_id=aea5c331-e73b-434c-bd8b-a1d98159ccc5",
+    "request": "/api-keys?home_type=organization&home_id=6779305b-c20c-47fd-832b-e692cf426119",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "f20a156b-3b2b-429b-9748-a4d79b211a27",
+          "id": "f7b90dd7-85c6-43d0-8acc-c1446379e762",
           "name": "Help center sync",
           "home": {
             "type": "organization",
-            "id": "aea5c331-e73b-434c-bd8b-a1d98159ccc5"
+            "id": "6779305b-c20c-47fd-832b-e692cf426119"
           },
           "scopes": [
             "guides:read",
             "teams:read",
             "members:read"
           ],
-          "expires_at": "2027-02-26T00:49:39.746Z",
-          "created_at": "2026-11-28T00:49:39.746Z",
+          "expires_at": "2027-02-26T00:59:43.987Z",
+          "created_at": "2026-11-28T00:59:43.987Z",
           "last_used_at": null,
           "secret_hint": "gsk_…"
         }
@@ -547,7 +547,7 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "revokeApiKey": {
-    "request": "/api-keys/a7f97db4-c74e-419f-9c73-2a9d01e2215c",
+    "request": "/api-keys/54c1843b-eb2a-4063-84c8-82924352f52a",
     "status": 204,
     "body": null
   },
@@ -556,9 +556,9 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "requestBody": {
       "home": {
         "type": "team",
-        "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+        "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
       },
-      "url": "http://127.0.0.1:36579/hook",
+      "url": "http://127.0.0.1:45955/hook",
       "events": [
         "guide.created",
         "guide.deleted"
@@ -568,12 +568,12 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 201,
     "body": {
       "data": {
-        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
         "home": {
           "type": "team",
-          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+          "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
         },
-        "url": "http://127.0.0.1:36579/hook",
+        "url": "http://127.0.0.1:45955/hook",
         "events": [
           "guide.created",
           "guide.deleted"
@@ -582,23 +582,24 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-28T00:49:39.766Z",
-        "updated_at": "2026-11-28T00:49:39.766Z"
+        "old_signing_key_ends_at": null,
+        "created_at": "2026-11-28T00:59:44.007Z",
+        "updated_at": "2026-11-28T00:59:44.007Z"
       }
     }
   },
   "listWebhookEndpoints": {
-    "request": "/webhook-endpoints?home_type=team&home_id=e71c4563-fa78-4baf-8139-e0a13a0e33aa",
+    "request": "/webhook-endpoints?home_type=team&home_id=73ffe11d-e80b-461e-ae3f-07378da95e6f",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+          "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
           "home": {
             "type": "team",
-            "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+            "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
           },
-          "url": "http://127.0.0.1:36579/hook",
+          "url": "http://127.0.0.1:45955/hook",
           "events": [
             "guide.created",
             "guide.deleted"
@@ -607,23 +608,24 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           "status": "active",
           "paused_reason": null,
           "paused_at": null,
-          "created_at": "2026-11-28T00:49:39.766Z",
-          "updated_at": "2026-11-28T00:49:39.766Z"
+          "old_signing_key_ends_at": null,
+          "created_at": "2026-11-28T00:59:44.007Z",
+          "updated_at": "2026-11-28T00:59:44.007Z"
         }
       ]
     }
   },
   "getWebhookEndpoint": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736",
     "status": 200,
     "body": {
       "data": {
-        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
         "home": {
           "type": "team",
-          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+          "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
         },
-        "url": "http://127.0.0.1:36579/hook",
+        "url": "http://127.0.0.1:45955/hook",
         "events": [
           "guide.created",
           "guide.deleted"
@@ -632,13 +634,14 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-28T00:49:39.766Z",
-        "updated_at": "2026-11-28T00:49:39.766Z"
+        "old_signing_key_ends_at": null,
+        "created_at": "2026-11-28T00:59:44.007Z",
+        "updated_at": "2026-11-28T00:59:44.007Z"
       }
     }
   },
   "updateWebhookEndpoint": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736",
     "requestBody": {
       "events": [
         "guide.created"
@@ -647,12 +650,12 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     "status": 200,
     "body": {
       "data": {
-        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
         "home": {
           "type": "team",
-          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+          "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
         },
-        "url": "http://127.0.0.1:36579/hook",
+        "url": "http://127.0.0.1:45955/hook",
         "events": [
           "guide.created"
         ],
@@ -660,45 +663,55 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-28T00:49:39.766Z",
-        "updated_at": "2026-11-28T00:49:39.797Z"
+        "old_signing_key_ends_at": null,
+        "created_at": "2026-11-28T00:59:44.007Z",
+        "updated_at": "2026-11-28T00:59:44.037Z"
       }
     }
   },
   "revealSigningKey": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/signing-key",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/signing-key",
     "status": 200,
     "body": {
       "data": {
         "signing_key": "whsec_…",
-        "standard_webhooks_secret": "whsec_…"
+        "standard_webhooks_secret": "whsec_…",
+        "old_key": null
       }
     }
   },
   "rotateSigningKey": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/signing-key/rotate",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/signing-key/rotate",
+    "requestBody": {
+      "keep_old_for_hours": 24
+    },
     "status": 200,
     "body": {
       "data": {
         "signing_key": "whsec_…",
-        "standard_webhooks_secret": "whsec_…"
+        "standard_webhooks_secret": "whsec_…",
+        "old_key": {
+          "signing_key": "whsec_…",
+          "standard_webhooks_secret": "whsec_…",
+          "ends_at": "2026-11-29T00:59:44.050Z"
+        }
       }
     }
   },
   "pingWebhookEndpoint": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/ping",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/ping",
     "status": 202,
     "body": null
   },
   "listDeliveries": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/deliveries?limit=1",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/deliveries?limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "a5e80a99-570b-4de0-a28d-d346af34b265",
-          "endpoint_id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
-          "event_id": "4a0580b0-2435-45e2-a32e-cd463f20e99d",
+          "id": "bb066bd2-a0d7-444f-a3ec-8d0e8e112aac",
+          "endpoint_id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+          "event_id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
           "event_type": "ping",
           "attempt_number": 1,
           "status": "delivered",
@@ -706,59 +719,59 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
             "content-type": "application/json",
             "user-agent": "Service-Webhooks/1",
             "x-service-event": "ping",
-            "x-service-delivery": "a5e80a99-570b-4de0-a28d-d346af34b265",
-            "x-service-signature": "sha256=63fc8108291d5d668ef91bb2c90f09a9762e7375a9fa17af6492f829cd860813",
-            "webhook-id": "4a0580b0-2435-45e2-a32e-cd463f20e99d",
-            "webhook-timestamp": "1795826979",
-            "webhook-signature": "v1,lfZ6/3uJhVOXaH+yegCBppx0JGApwqLINLMzcuMMkk4="
+            "x-service-delivery": "bb066bd2-a0d7-444f-a3ec-8d0e8e112aac",
+            "x-service-signature": "sha256=dc404873e9497441fd06e9df3b0e5f48de3334a1dd363e822d70db5917c57f7b",
+            "webhook-id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
+            "webhook-timestamp": "1795827584",
+            "webhook-signature": "v1,LDXoo/KPdOQzdZknpptjIzTlzwrzyrhrajQeZ23B9Wk= v1,XYGgG0zk4tKQnRDr8iSgztIr+r2GceJH59yU9BWtjZI="
           },
-          "request_body": "{\"id\":\"4a0580b0-2435-45e2-a32e-cd463f20e99d\",\"created_at\":\"2026-11-28T00:49:39.812Z\",\"team_id\":\"e71c4563-fa78-4baf-8139-e0a13a0e33aa\",\"organization_id\":\"aea5c331-e73b-434c-bd8b-a1d98159ccc5\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:36579/hook is set up to receive events.\"}}",
+          "request_body": "{\"id\":\"cf7f01b8-d309-4975-9bad-3d60a0d80f1a\",\"created_at\":\"2026-11-28T00:59:44.054Z\",\"team_id\":\"73ffe11d-e80b-461e-ae3f-07378da95e6f\",\"organization_id\":\"6779305b-c20c-47fd-832b-e692cf426119\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:45955/hook is set up to receive events.\"}}",
           "response_status": 200,
           "response_body": "",
           "error": null,
           "duration_ms": 3,
-          "created_at": "2026-11-28T00:49:39.812Z",
-          "sent_at": "2026-11-28T00:49:39.823Z",
-          "due_at": "2026-11-28T00:49:39.812Z",
+          "created_at": "2026-11-28T00:59:44.054Z",
+          "sent_at": "2026-11-28T00:59:44.071Z",
+          "due_at": "2026-11-28T00:59:44.054Z",
           "next_attempt_at": null
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS44MTJafGE1ZTgwYTk5LTU3MGItNGRlMC1hMjhkLWQzNDZhZjM0YjI2NQ.QHJxSO0-DFMOVg5_bZ6pfg"
+      "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0NC4wNTRafGJiMDY2YmQyLWEwZDctNDQ0Zi1hM2VjLThkMGU4ZTExMmFhYw.ioJVK0sHaJ4AXTJ1K3NxwA"
     }
   },
   "resendDelivery": {
-    "request": "/deliveries/a5e80a99-570b-4de0-a28d-d346af34b265/resend",
+    "request": "/deliveries/bb066bd2-a0d7-444f-a3ec-8d0e8e112aac/resend",
     "status": 202,
     "body": {
       "data": {
-        "id": "d6787ba0-a914-418d-80b4-b44fcf66bbc9",
-        "endpoint_id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
-        "event_id": "4a0580b0-2435-45e2-a32e-cd463f20e99d",
+        "id": "0dfa91d8-5f0e-47f4-974b-4b69c3475afb",
+        "endpoint_id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+        "event_id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
         "event_type": "ping",
         "attempt_number": 2,
         "status": "sending",
         "request_headers": null,
-        "request_body": "{\"id\":\"4a0580b0-2435-45e2-a32e-cd463f20e99d\",\"created_at\":\"2026-11-28T00:49:39.812Z\",\"team_id\":\"e71c4563-fa78-4baf-8139-e0a13a0e33aa\",\"organization_id\":\"aea5c331-e73b-434c-bd8b-a1d98159ccc5\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:36579/hook is set up to receive events.\"}}",
+        "request_body": "{\"id\":\"cf7f01b8-d309-4975-9bad-3d60a0d80f1a\",\"created_at\":\"2026-11-28T00:59:44.054Z\",\"team_id\":\"73ffe11d-e80b-461e-ae3f-07378da95e6f\",\"organization_id\":\"6779305b-c20c-47fd-832b-e692cf426119\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:45955/hook is set up to receive events.\"}}",
         "response_status": null,
         "response_body": null,
         "error": null,
         "duration_ms": null,
-        "created_at": "2026-11-28T00:49:39.859Z",
+        "created_at": "2026-11-28T00:59:44.093Z",
         "sent_at": null,
-        "due_at": "2026-11-28T00:49:39.859Z",
+        "due_at": "2026-11-28T00:59:44.093Z",
         "next_attempt_at": null
       }
     }
   },
   "getWebhookEndpointHealth": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/health",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/health",
     "status": 200,
     "body": {
       "data": {
-        "endpoint_id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "endpoint_id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
         "last_attempt": {
           "status": "delivered",
-          "sent_at": "2026-11-28T00:49:39.823Z"
+          "sent_at": "2026-11-28T00:59:44.071Z"
         },
         "since": "2026-11-27T01:00:00.000Z",
         "delivered": 2,
@@ -892,42 +905,43 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "pauseWebhookEndpoint": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/pause",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/pause",
     "status": 200,
     "body": {
       "data": {
-        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
         "home": {
           "type": "team",
-          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+          "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
         },
-        "url": "http://127.0.0.1:36579/hook",
+        "url": "http://127.0.0.1:45955/hook",
         "events": [
           "guide.created"
         ],
         "description": "Help center",
         "status": "paused",
         "paused_reason": "manual",
-        "paused_at": "2026-11-28T00:49:39.877Z",
-        "created_at": "2026-11-28T00:49:39.766Z",
-        "updated_at": "2026-11-28T00:49:39.877Z"
+        "paused_at": "2026-11-28T00:59:44.115Z",
+        "old_signing_key_ends_at": "2026-11-29T00:59:44.050Z",
+        "created_at": "2026-11-28T00:59:44.007Z",
+        "updated_at": "2026-11-28T00:59:44.115Z"
       }
     }
   },
   "resumeWebhookEndpoint": {
-    "request": "/webhook-endpoints/95ed6ece-8d6a-4322-a90a-543a7a968335/resume",
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/resume",
     "requestBody": {
       "redeliver_missed": true
     },
     "status": 200,
     "body": {
       "data": {
-        "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
+        "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
         "home": {
           "type": "team",
-          "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+          "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
         },
-        "url": "http://127.0.0.1:36579/hook",
+        "url": "http://127.0.0.1:45955/hook",
         "events": [
           "guide.created"
         ],
@@ -935,13 +949,14 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "status": "active",
         "paused_reason": null,
         "paused_at": null,
-        "created_at": "2026-11-28T00:49:39.766Z",
-        "updated_at": "2026-11-28T00:49:39.886Z"
+        "old_signing_key_ends_at": "2026-11-29T00:59:44.050Z",
+        "created_at": "2026-11-28T00:59:44.007Z",
+        "updated_at": "2026-11-28T00:59:44.167Z"
       }
     }
   },
   "deleteWebhookEndpoint": {
-    "request": "/webhook-endpoints/06066f13-d4aa-470d-8c6a-576388efaf50",
+    "request": "/webhook-endpoints/656c57a4-8e9b-437d-9b3f-cf872779d116",
     "status": 204,
     "body": null
   },
@@ -953,13 +968,13 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
     }
   },
   "listAuditEvents": {
-    "request": "/audit-events?home_type=team&home_id=e71c4563-fa78-4baf-8139-e0a13a0e33aa&limit=1",
+    "request": "/audit-events?home_type=team&home_id=73ffe11d-e80b-461e-ae3f-07378da95e6f&limit=1",
     "status": 200,
     "body": {
       "data": [
         {
-          "id": "5a9a24ff-bbb5-4d94-ad3f-edc06e027f80",
-          "at": "2026-11-28T00:49:39.890Z",
+          "id": "d7942949-68a5-47ef-9d88-7868b04e7e7c",
+          "at": "2026-11-28T00:59:44.170Z",
           "actor": {
             "type": "operator",
             "id": null,
@@ -968,19 +983,19 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           "action": "webhook_endpoint.resumed",
           "target": {
             "type": "webhook_endpoint",
-            "id": "95ed6ece-8d6a-4322-a90a-543a7a968335",
-            "name": "http://127.0.0.1:36579/hook"
+            "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+            "name": "http://127.0.0.1:45955/hook"
           },
           "home": {
             "type": "team",
-            "id": "e71c4563-fa78-4baf-8139-e0a13a0e33aa"
+            "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
           },
           "address": "127.0.0.1",
-          "request_id": "a5bea044-a960-4722-8832-d09c9982085f",
+          "request_id": "a41a78ea-bdb0-421a-88c9-ecc078c5f215",
           "changed": null
         }
       ],
-      "next_cursor": "MjAyNi0xMS0yOFQwMDo0OTozOS44OTBafDVhOWEyNGZmLWJiYjUtNGQ5NC1hZDNmLWVkYzA2ZTAyN2Y4MA.GXb4q_hLTNZ9wxYa-AzOYA"
+      "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0NC4xNzBafGQ3OTQyOTQ5LTY4YTUtNDdlZi05ZDg4LTc4NjhiMDRlN2U3Yw.4MMD4YqOUtTF50Z71Rih4g"
     }
   }
 };
