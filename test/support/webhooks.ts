@@ -117,7 +117,10 @@ export async function createEndpoint(s: TestService, home: Home, url: string, ev
 }
 
 /** An endpoint's signing-key answer: the key, and the same key as Standard Webhooks libraries take it. */
-export async function signingKeyAnswerOf(s: TestService, endpointId: string): Promise<{ signing_key: string; standard_webhooks_secret: string }> {
+export async function signingKeyAnswerOf(
+  s: TestService,
+  endpointId: string,
+): Promise<{ signing_key: string; standard_webhooks_secret: string; old_key: { signing_key: string; standard_webhooks_secret: string; ends_at: string } | null }> {
   return s.admin('GET', `/webhook-endpoints/${endpointId}/signing-key`);
 }
 
