@@ -24,19 +24,34 @@ export interface Delivery {
   signingKey: string;
   /** The same key as the admin API also reveals it, for Standard Webhooks libraries. */
   standardWebhooksSecret: string;
+  /** During a rotation's overlap, the key the rotation replaced, which signs beside `signingKey`. */
+  oldSigningKey: string | null;
 }
 
-/** A real delivery: a team's endpoint on a receiver of its own gets the guide.created of `title`. */
-export async function realDelivery(live: LiveService, title: string): Promise<Delivery> {
+/**
+ * A real delivery: a team's endpoint on a receiver of its own gets the guide.created of `title`; with
+ * `keepOldForHours`, after a rotation that keeps the old key signing that long.
+ */
+export async function realDelivery(live: LiveService, title: string, keepOldForHours?: number): Promise<Delivery> {
   const receiver = await startReceiver();
   try {
     const { team } = await soloTeam(live.t);
     const endpoint = await live.t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: receiver.url, events: ['guide.created'] });
-    const key = await live.t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
+    await receiver.waitFor(1);
+    const rotation = keepOldForHours === undefined ? null : { keep_old_for_hours: keepOldForHours };
+    const key = rotation
+      ? await live.t.admin('POST', `/webhook-endpoints/${endpoint.id}/signing-key/rotate`, rotation)
+      : await live.t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
     await createGuide(live.t, team.id, { title });
     // The endpoint's ping, then the guide's event.
     const [, created] = await receiver.waitFor(2);
-    return { body: created!.body, headers: created!.headers, signingKey: key.signing_key, standardWebhooksSecret: key.standard_webhooks_secret };
+    return {
+      body: created!.body,
+      headers: created!.headers,
+      signingKey: key.signing_key,
+      standardWebhooksSecret: key.standard_webhooks_secret,
+      oldSigningKey: key.old_key?.signing_key ?? null,
+    };
   } finally {
     await receiver.close();
   }

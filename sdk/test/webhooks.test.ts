@@ -184,6 +184,24 @@ describe('verifyWebhook, by default: the Standard Webhooks headers', () => {
   });
 });
 
+describe("verifyWebhook on a real delivery in a rotation's overlap", () => {
+  let overlapping: Delivery;
+  beforeAll(async () => {
+    overlapping = await realDelivery(live, 'Signed by both keys', 24);
+  });
+
+  it('verifies with the new key, the old one, or both; X-Service-Signature alone only with the old key until the overlap ends', () => {
+    const { body, headers, signingKey: newKey, oldSigningKey } = overlapping;
+    const oldKey = oldSigningKey!;
+    for (const keys of [[newKey], [oldKey], [newKey, oldKey]]) expect(verifyWebhook(body, headers, keys).type).toBe('guide.created');
+    expect(refusal(() => verifyWebhook(body, headers, OTHER_KEY))).toBe('bad_signature');
+    const legacy = { scheme: 'x-service-signature' } as const;
+    expect(verifyWebhook(body, headers, oldKey, legacy).type).toBe('guide.created');
+    expect(verifyWebhook(body, headers, [newKey, oldKey], legacy).type).toBe('guide.created');
+    expect(refusal(() => verifyWebhook(body, headers, newKey, legacy))).toBe('bad_signature');
+  });
+});
+
 describe("verifyWebhook with scheme: 'x-service-signature' (X-Service-Signature alone, no replay protection)", () => {
   const legacy = { scheme: 'x-service-signature' } as const;
 
