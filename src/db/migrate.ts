@@ -23,6 +23,7 @@ import { storeProbes } from './migrations/0014_store_probes.js';
 import { signInLinkAddresses } from './migrations/0015_sign_in_link_addresses.js';
 import { auditEvents } from './migrations/0016_audit_events.js';
 import { signingKeyOverlap } from './migrations/0017_signing_key_overlap.js';
+import { guideTitleWords } from './migrations/0018_guide_title_words.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -42,6 +43,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0015_sign_in_link_addresses': signInLinkAddresses(store.dialect),
     '0016_audit_events': auditEvents(store.dialect),
     '0017_signing_key_overlap': signingKeyOverlap(store.dialect),
+    '0018_guide_title_words': guideTitleWords(store.dialect),
   };
 }
 

@@ -7,7 +7,7 @@
 // watched table it did not declare drops every cached answer.
 import { ReadRecorder, WriteRecorder } from '../db/change-watch.js';
 import type { DomainContext, Executor } from './context.js';
-import { titleContains } from './guides/title-search.js';
+import { titleContains } from './text-fold.js';
 
 /** Each kind of tag, and the tables whose rows it stands for. */
 const TAG_TABLES = {

@@ -8,3 +8,8 @@
 export function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('ς', 'σ').replaceAll('ß', 'ss').normalize('NFC');
 }
+
+/** The rule v1's title search applies in SQL (guides/title-search.ts), for a title and a term already folded. */
+export function titleContains(foldedTitle: string, term: string): boolean {
+  return foldedTitle.includes(term);
+}

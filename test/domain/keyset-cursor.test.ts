@@ -26,6 +26,12 @@ function replaceAt(text: string, index: number, ch: string): string {
 }
 
 describe('guide cursor: round trip (decisions §4)', () => {
+  it('a position in a ranked list (MCP word search) keeps its rank; a rank that is not a small whole number is refused even when signed', () => {
+    const ranked = { ...POSITION, rank: 3 };
+    expect(decodeCursor(SECRET, BINDING, cursor(BINDING, ranked))).toEqual(ranked);
+    for (const rank of [-1, 100, 1.5, Number.NaN]) expect(decodeCursor(SECRET, BINDING, cursor(BINDING, { ...POSITION, rank }))).toBeNull();
+  });
+
   it('a cursor decodes, with the same key and filters, to the position it was made from (decisions §4)', () => {
     expect(decodeCursor(SECRET, BINDING, cursor())).toEqual(POSITION);
   });

@@ -3,6 +3,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../database.js';
 import { textType } from './column-types.js';
+import { createTitleIndex } from './title-index.js';
 
 export function initial(dialect: DialectName): Migration {
   const serial = dialect === 'sqlite' ? 'integer' : 'bigserial';
@@ -107,18 +108,7 @@ export function initial(dialect: DialectName): Migration {
       if (dialect === 'sqlite') {
         // Case-insensitive substring search on titles without a table scan: a trigram index over the
         // already case-folded title, kept in step with the table by triggers.
-        await sql`CREATE VIRTUAL TABLE guides_title_search USING fts5(
-          title_folded, content='guides', content_rowid='seq', tokenize='trigram case_sensitive 1')`.execute(db);
-        await sql`CREATE TRIGGER guides_title_search_insert AFTER INSERT ON guides BEGIN
-          INSERT INTO guides_title_search(rowid, title_folded) VALUES (new.seq, new.title_folded);
-        END`.execute(db);
-        await sql`CREATE TRIGGER guides_title_search_delete AFTER DELETE ON guides BEGIN
-          INSERT INTO guides_title_search(guides_title_search, rowid, title_folded) VALUES ('delete', old.seq, old.title_folded);
-        END`.execute(db);
-        await sql`CREATE TRIGGER guides_title_search_update AFTER UPDATE OF title_folded ON guides BEGIN
-          INSERT INTO guides_title_search(guides_title_search, rowid, title_folded) VALUES ('delete', old.seq, old.title_folded);
-          INSERT INTO guides_title_search(rowid, title_folded) VALUES (new.seq, new.title_folded);
-        END`.execute(db);
+        await createTitleIndex(db, 'guides_title_search', 'trigram case_sensitive 1');
       }
 
       await db.schema

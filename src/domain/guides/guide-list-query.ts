@@ -34,9 +34,9 @@ export function notOlderThan(position: KeysetPosition): Expression<SqlBool> {
 }
 
 /** Which guides a list is over: one team, some teams, or (one index range) every team of an organization. */
-type Owners = { teamIds: readonly string[] } | { organizationId: string };
+export type Owners = { teamIds: readonly string[] } | { organizationId: string };
 
-function ownerCondition(owners: Owners): Expression<SqlBool> {
+export function ownerCondition(owners: Owners): Expression<SqlBool> {
   if ('organizationId' in owners) return sql<SqlBool>`g.organization_id = ${owners.organizationId}`;
   const { teamIds } = owners;
   return teamIds.length === 1 ? sql<SqlBool>`g.team_id = ${teamIds[0]}` : sql<SqlBool>`g.team_id IN (${sql.join(teamIds)})`;

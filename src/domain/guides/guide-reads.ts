@@ -10,10 +10,11 @@ import { dependsOn, searchesTitles, tag } from '../read-dependencies.js';
 import { type KeysetPosition, pageOf, rowsToRead } from '../keyset-cursor.js';
 import type { GuideRow } from './guide-record.js';
 import { isValidPermalink } from './permalink.js';
-import { type GuidePosition, listRows, newestGuides, visible } from './guide-list-query.js';
+import { type GuidePosition, listRows, newestGuides, ownerCondition, visible } from './guide-list-query.js';
 import { rememberPart } from '../read-cache.js';
 import { searchByWalking } from './guide-search-walk.js';
 import { titleSearch } from './title-search.js';
+import { rankedPositions } from './word-search.js';
 import { GUIDE_COLUMNS } from '../../db/columns.js';
 
 export interface GuideListItem {
@@ -57,6 +58,32 @@ const FEW_MATCHES = 1000;
 export async function guidePage(ctx: DomainContext, query: GuidePageQuery): Promise<GuidePage> {
   if (query.teamIds.length === 0) return { items: [], next: null };
   const page = pageOf(await pagePositions(ctx, query), query.limit);
+  const rows = await listRows(ctx, page.rows);
+  const { cutoffs } = await locksOf(ctx, [...new Set(rows.map((row) => row.team_id))]);
+  return { items: rows.map((row) => ({ ...row, locked: isLocked(cutoffs, row) })), next: page.next };
+}
+
+export interface RankedPageQuery extends Omit<GuidePageQuery, 'q'> {
+  /** The words searched for (word-search.ts searchWords); a page of none is empty. */
+  words: string[];
+}
+
+/**
+ * A page of the guides whose titles contain the most of `words`, then the newest (word-search.ts), for
+ * MCP's search_guides. Its rows and lock cutoffs are the parts guidePage reads through the read cache;
+ * the ranking itself is read from the store each time.
+ */
+export async function rankedGuidePage(ctx: DomainContext, query: RankedPageQuery): Promise<GuidePage> {
+  if (query.teamIds.length === 0) return { items: [], next: null };
+  const owners = query.organizationId === null ? { teamIds: query.teamIds } : { organizationId: query.organizationId };
+  const positions = await rankedPositions(ctx.db, ctx.dialect, {
+    owners: ownerCondition(owners),
+    conditions: [visible()],
+    words: query.words,
+    after: query.after,
+    fetch: rowsToRead(query.limit),
+  });
+  const page = pageOf(positions, query.limit);
   const rows = await listRows(ctx, page.rows);
   const { cutoffs } = await locksOf(ctx, [...new Set(rows.map((row) => row.team_id))]);
   return { items: rows.map((row) => ({ ...row, locked: isLocked(cutoffs, row) })), next: page.next };

@@ -24,11 +24,6 @@ export interface TitleSearch {
 
 const TRIGRAM = 3;
 
-/** The rule both SQL forms below apply, for a title and a term already folded. */
-export function titleContains(foldedTitle: string, term: string): boolean {
-  return foldedTitle.includes(term);
-}
-
 export function titleSearch(dialect: DialectName, q: string): TitleSearch {
   const term = foldCase(q);
   const trigrams = [...term].length >= TRIGRAM;

@@ -1,9 +1,13 @@
 // The MCP tools (shared decisions §9, docs/decisions.md "MCP"): read-only, for AI assistants, answering
 // what the v1 reads answer (src/http/v1/read-answers.ts, which the v1 routes call too) for the key the
-// request was admitted with; ids in the arguments are lowercased at the edge, as v1's are. A call is checked in v1's order (decisions §4) after the HTTP admission: the
-// tool's scope, its arguments, then what they name; a refusal is a tool error whose text is the problem body
-// v1 would answer. Tool inputs are TypeBox (JSON) schemas, as v1's parameters are: listed as they are and
-// checked by Ajv, compiled once, so a request costs no schema conversion.
+// request was admitted with, except that search_guides searches by words (domain/guides/word-search.ts);
+// ids in the arguments are lowercased at the edge, as v1's are. A key is shown only the tools its scopes
+// allow. A call is checked in v1's order (decisions §4) after the HTTP admission: the tool's scope, its
+// arguments, then what they name; a refusal is a tool error whose text is the problem body v1 would answer.
+// Every answer is structured content under the tool's output schema (v1's resource schemas), with the same
+// as a text block for clients before structured output. Tool inputs are TypeBox (JSON) schemas, as v1's
+// parameters are: listed as they are and checked by Ajv, compiled once, so a request costs no schema
+// conversion.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -24,8 +28,10 @@ import type { DomainContext } from '../../domain/context.js';
 import { toProblem } from '../problem-handler.js';
 import { ProblemError, problemBody } from '../problem.js';
 import { ACCEPTS, Cursor, Uuid } from '../schemas/common.js';
+import { searchWords } from '../../domain/guides/word-search.js';
 import { requireScope } from '../v1/key-auth.js';
-import { guideForKey, guideList, memberList, teamList } from '../v1/read-answers.js';
+import { guideForKey, guideList, guideSearch, memberList, teamList } from '../v1/read-answers.js';
+import { Guide, GuideListItem, GuidePage, Member, Team } from '../v1/schemas.js';
 
 /** What a tool call runs with: the admitted key, and what its answers and refusals carry. */
 export interface ToolContext {
@@ -57,7 +63,8 @@ const SearchInput = Type.Object(
         maxLength: 200,
         pattern: '^[^\\u0000-\\u001f\\u007f]*$',
         [ACCEPTS]: 'text without control characters',
-        description: 'Words the title contains, ignoring case (2 to 200 characters); leave out to list every guide',
+        description:
+          'Words or a question (2 to 200 characters): guides whose titles contain any of its words, in any order, ignoring case and accents, most matching words first; leave out to list every guide',
       }),
     ),
     team_id: Type.Optional(Uuid({ description: 'Only this team (an id from list_teams); leave out for every team the key reaches' })),
@@ -73,18 +80,27 @@ const GuideInput = Type.Object(
 const NoInput = Type.Object({}, { additionalProperties: false });
 const TeamInput = Type.Object({ team_id: Uuid({ description: 'The team (an id from list_teams)' }) }, { additionalProperties: false });
 
+// v1's list answers with their items inline (v1's documents name them by reference).
+const GuidesAnswer = Type.Object({ data: Type.Array(GuideListItem), next_cursor: GuidePage.properties.next_cursor }, { additionalProperties: false });
+const TeamsAnswer = Type.Object({ data: Type.Array(Team) }, { additionalProperties: false });
+const MembersAnswer = Type.Object({ data: Type.Array(Member) }, { additionalProperties: false });
+
 interface ToolDefinition<S extends TObject> {
   name: string;
   title: string;
   description: string;
   input: S;
+  /** What structuredContent holds: a v1 resource, or a v1 list answer. */
+  output: TObject;
   scope: Scope;
   run: (tool: ToolContext, args: Static<S>) => Promise<CallToolResult>;
 }
 
-/** A tool's answer as text: markdown, or the JSON v1 answers with. */
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
-const json = (value: unknown): CallToolResult => text(JSON.stringify(value));
+/** A tool's answer: the structured value, and as text the same JSON (or `text`: the guide's markdown). */
+const answer = (value: object, text: string = JSON.stringify(value)): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: value as Record<string, unknown>,
+});
 
 const define = <S extends TObject>(definition: ToolDefinition<S>) => definition as unknown as ToolDefinition<TObject>;
 
@@ -93,14 +109,24 @@ const TOOLS = [
     name: 'search_guides',
     title: 'Search guides',
     description:
-      'Find step-by-step guides (how-to documents) by words in their title, in every team this key reaches or in one team; ' +
-      'newest first. Each result has the id to pass to get_guide, the title, description, team, publish status (DRAFT or ' +
-      "PUBLISHED) and `locked` (past the plan's guide limit: get_guide shows only its start). Without `query` it lists every " +
-      'guide. When `next_cursor` is not null, pass it as `cursor` for more. Needs the guides:read scope.',
+      'Find step-by-step guides (how-to documents) by the words of their title, in every team this key reaches or in one ' +
+      'team. `query` may be words or a question ("how do I reset a password" finds "Reset a customer password"): its ' +
+      'words are matched in any order, ignoring case and accents, each also as part of a longer word; common words ' +
+      '(how, do, I, a, the…) are left out. Guides whose titles contain more of the words come first, then the newest. ' +
+      'Without `query` it lists every guide, newest first. Each result has the id to pass to get_guide, the title, ' +
+      "description, team, publish status (DRAFT or PUBLISHED) and `locked` (past the plan's guide limit: get_guide shows " +
+      'only its start). When `next_cursor` is not null, pass it as `cursor` for more. Needs the guides:read scope.',
     input: SearchInput,
+    output: GuidesAnswer,
     scope: 'guides:read',
-    run: async ({ ctx, key }, args) =>
-      json(await guideList(ctx, ctx, key, { teamId: args.team_id, q: args.query, limit: args.limit ?? DEFAULT_SEARCH_LIMIT, cursor: args.cursor }, 'query')),
+    run: async ({ ctx, key }, args) => {
+      const limit = args.limit ?? DEFAULT_SEARCH_LIMIT;
+      if (args.query === undefined) return answer(await guideList(ctx, ctx, key, { teamId: args.team_id, q: undefined, limit, cursor: args.cursor }, 'query'));
+      if (searchWords(args.query).length === 0) {
+        throw new ProblemError('invalid_request', "Parameter 'query' has no word to search for: common words such as 'how', 'do' and 'the' are left out");
+      }
+      return answer(await guideSearch(ctx, key, { teamId: args.team_id, query: args.query, limit, cursor: args.cursor }));
+    },
   }),
   define({
     name: 'get_guide',
@@ -108,10 +134,14 @@ const TOOLS = [
     description:
       'Read one guide as markdown: its title, description and numbered steps, with screenshots as image links. On plans ' +
       'without full guides, and for a locked guide, only its first steps, closed by a notice that says why. Needs the ' +
-      'guides:read scope.',
+      'guides:read scope. The structured answer has the whole guide as GET /v1/guides/{id} answers it.',
     input: GuideInput,
+    output: Guide,
     scope: 'guides:read',
-    run: async ({ ctx, key }, args) => text((await guideForKey(ctx, ctx, key, args.guide_id)).markdown_body),
+    run: async ({ ctx, key }, args) => {
+      const guide = await guideForKey(ctx, ctx, key, args.guide_id);
+      return answer(guide, guide.markdown_body);
+    },
   }),
   define({
     name: 'list_teams',
@@ -120,8 +150,9 @@ const TOOLS = [
       'The teams this key reaches (its own team, or every team of its organization) with their ids and names, ordered by ' +
       'name. Pass an id as team_id to search_guides or list_members. Needs the teams:read scope.',
     input: NoInput,
+    output: TeamsAnswer,
     scope: 'teams:read',
-    run: async ({ ctx, key }) => json(await teamList(ctx, key)),
+    run: async ({ ctx, key }) => answer(await teamList(ctx, key)),
   }),
   define({
     name: 'list_members',
@@ -130,8 +161,9 @@ const TOOLS = [
       'The people of one team: name, e-mail, role (ADMIN, EDITOR or VIEWER) and when they joined, in the order they joined. ' +
       'Needs the members:read scope.',
     input: TeamInput,
+    output: MembersAnswer,
     scope: 'members:read',
-    run: async ({ ctx, key }, args) => json(await memberList(ctx, key, args.team_id)),
+    run: async ({ ctx, key }, args) => answer(await memberList(ctx, key, args.team_id)),
   }),
 ];
 
@@ -141,15 +173,32 @@ const ajv = new Ajv({ allErrors: false, verbose: true, strict: false, keywords: 
 const validators = new Map<string, ValidateFunction>(TOOLS.map((tool) => [tool.name, ajv.compile(tool.input)]));
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
-/** The tool list, the same for every key (what a key may call is decided per call); made once. */
-const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.description,
-  // As plain JSON Schema: without TypeBox's symbols and the refusals' wording (ACCEPTS), which is ours.
-  inputSchema: JSON.parse(JSON.stringify(tool.input, (name, value: unknown) => (name === ACCEPTS ? undefined : value))) as Tool['inputSchema'],
-  annotations: { title: tool.title, ...READ_ONLY },
+/**
+ * A TypeBox schema as plain JSON Schema: without TypeBox's symbols, the refusals' wording (ACCEPTS), which
+ * is ours, and the ids that name v1's resources in its OpenAPI document (a client compiling every tool's
+ * schema in one validator would find an id twice).
+ */
+function plainSchema(schema: TObject): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema, (name, value: unknown) => (name === ACCEPTS || name === '$id' ? undefined : value))) as Record<string, unknown>;
+}
+
+/** Each tool as tools/list shows it, with the scope that lets a key see it; made once. */
+const LISTED = TOOLS.map((tool) => ({
+  scope: tool.scope,
+  tool: {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: plainSchema(tool.input) as Tool['inputSchema'],
+    outputSchema: plainSchema(tool.output) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...READ_ONLY },
+  } satisfies Tool,
 }));
+
+/** The tools a key may call: those of its scopes (a tool it could only be refused is not offered). */
+function toolsFor(key: ApiKey): Tool[] {
+  return LISTED.filter((listed) => key.scopes.includes(listed.scope)).map((listed) => listed.tool);
+}
 
 /** An argument outside its schema, in the words v1 uses for a parameter ("Parameter 'limit' must be <= 100"). */
 function invalidArguments(errors: ErrorObject[]): ProblemError {
@@ -183,7 +232,7 @@ async function callTool(tool: ToolContext, name: string, args: Record<string, un
 /** One MCP server for one request (stateless: nothing is kept between requests), its tools run for `tool.key`. */
 export function mcpServer(tool: ToolContext, version: string): Server {
   const server = new Server({ name: 'guide-service', title: 'Guides', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(tool.key) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(tool, request.params.name, request.params.arguments));
   return server;
 }

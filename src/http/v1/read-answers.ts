@@ -3,7 +3,8 @@
 import type { ApiKey } from '../../domain/api-keys.js';
 import type { DomainContext } from '../../domain/context.js';
 import { guideBodyForPlan } from '../../domain/guides/guide-body.js';
-import { findVisibleGuide, guidePage } from '../../domain/guides/guide-reads.js';
+import { findVisibleGuide, guidePage, rankedGuidePage } from '../../domain/guides/guide-reads.js';
+import { searchWords } from '../../domain/guides/word-search.js';
 import { listMembers } from '../../domain/members.js';
 import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
 import { keysetList } from '../keyset-page.js';
@@ -30,6 +31,27 @@ export function guideList(ctx: DomainContext, reader: DomainContext, key: ApiKey
     if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
     const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
     const page = await guidePage(reader, { teamIds, organizationId, q, limit, after });
+    return { items: page.items.map(presentGuideListItem), next: page.next };
+  });
+}
+
+export interface GuideSearchQuery {
+  teamId: string | undefined;
+  query: string;
+  limit: number;
+  cursor: string | undefined;
+}
+
+/** MCP's search_guides with a query: the guides the key reaches whose titles contain the most of its words. */
+export function guideSearch(ctx: DomainContext, key: ApiKey, search: GuideSearchQuery) {
+  const { teamId, query, limit, cursor } = search;
+  const binding = { holder: key.id, filters: ['words', teamId, query] };
+  const refusal = "Parameter 'cursor' is not a cursor of this search: pass next_cursor unchanged, with the same team_id and query";
+  return keysetList(ctx.cursorSecret, binding, cursor, refusal, async (after) => {
+    const teamIds = await reachedTeamIds(ctx, key.home, teamId);
+    if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
+    const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
+    const page = await rankedGuidePage(ctx, { teamIds, organizationId, words: searchWords(query), limit, after });
     return { items: page.items.map(presentGuideListItem), next: page.next };
   });
 }
