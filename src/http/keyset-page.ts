@@ -20,8 +20,10 @@ export async function keysetList<T>(
   /** What the 400 says when the cursor is not one of this list's. */
   refusal: string,
   read: (after: KeysetPosition | null) => Promise<{ items: T[]; next: KeysetPosition | null }>,
+  /** Bindings cursors of an earlier release were made with, still taken; the next cursor has `binding`. */
+  earlier: readonly CursorBinding[] = [],
 ): Promise<KeysetList<T>> {
-  const after = cursor === undefined ? null : decodeCursor(secret, binding, cursor);
+  const after = cursor === undefined ? null : [binding, ...earlier].reduce<KeysetPosition | null>((found, each) => found ?? decodeCursor(secret, each, cursor), null);
   if (cursor !== undefined && after === null) throw invalidRequest(refusal);
   const page = await read(after);
   return { data: page.items, next_cursor: page.next ? encodeCursor(secret, binding, page.next) : null };

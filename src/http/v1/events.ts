@@ -62,7 +62,6 @@ function typesOf(key: ApiKey, given: string | undefined): { types: FeedEventType
   const types = FEED_EVENT_TYPES.filter((type) => seen.has(type));
   const missing = types.map(scopeOfEventType).find((scope) => !key.scopes.includes(scope));
   if (missing) throw new ProblemError('scope_missing', `Parameter 'types' asks for events that need the ${missing} scope, which this key lacks`);
-  // The cursor is bound to the set of types, whatever order the client wrote them in.
   return { types, filter: types.join(',') };
 }
 
@@ -79,7 +78,8 @@ export const registerEvents: V1Routes = (app, { ctx, respond }) => {
           'events, an organization key the events of every team while it is in the organization. `guide.*` events need `guides:read`, ' +
           '`member.*` events `members:read`; without `types` the key gets every kind its scopes allow. `ping` is never in the feed. ' +
           'Every answer carries `next_cursor`, the last page too: poll with it as `after` for what comes next, with `wait` to have an empty ' +
-          'page held open until an event arrives. The cursor is bound to the key and to `types`. Events are kept `EVENTS_RETENTION_DAYS` ' +
+          'page held open until an event arrives. The cursor is bound to the key, not to `types`: a client may change the types it follows ' +
+          'and go on from where it was. Events are kept `EVENTS_RETENTION_DAYS` ' +
           '(30 by default); a cursor older than that is 400 `cursor_expired`: start again without `after`.',
         tags: ['Events'],
         querystring: Type.Partial(EventFeedQuery, { additionalProperties: false }),
@@ -90,8 +90,11 @@ export const registerEvents: V1Routes = (app, { ctx, respond }) => {
       const key = admittedKey(request);
       const { after, limit, wait } = request.query;
       const { types, filter } = typesOf(key, request.query.types);
-      const binding = { holder: key.id, filters: ['events', filter] };
-      const refusal = "Parameter 'after' is not a cursor of this feed: pass next_cursor unchanged, with the same key and types";
+      // Bound to the key alone (decisions §10): a client may change its types and go on from where it was.
+      // A cursor made before, when the binding named the types too, is still taken with the same types.
+      const binding = { holder: key.id, filters: ['events', null] };
+      const earlier = filter === null ? [] : [{ holder: key.id, filters: ['events', filter] }];
+      const refusal = "Parameter 'after' is not a cursor of this feed: pass next_cursor unchanged, with the same key";
       const view = { home: key.home, types };
       const read = () =>
         keysetList(ctx.cursorSecret, binding, after, refusal, async (position) => {
@@ -103,7 +106,7 @@ export const registerEvents: V1Routes = (app, { ctx, respond }) => {
             );
           }
           return { items: page.payloads, next: page.next };
-        });
+        }, earlier);
 
       const signal = ctx.eventFeed;
       const since = signal?.generation ?? 0;
