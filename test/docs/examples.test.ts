@@ -6,7 +6,10 @@
 // - ```sh, ```bash and ```shell blocks are examples. A block that cannot run here (installing, starting
 //   the service, the test commands) has `<!-- not run: why -->` right above it; a marker above anything
 //   else is an error, so that a stray marker cannot hide an example.
-// - `http://localhost:3000` is the service's address; the test puts the started service's in its place.
+// - The service's address is set once: `PORT=3000` and `BASE=http://localhost:$PORT` in the README's first
+//   example that calls it, and every other address is made from `$BASE` (`V1=$BASE/v1`, `A=$BASE/admin/v1`),
+//   so a reader on another port changes one line. The test assigns its started service's port to PORT; a
+//   test below refuses an example, run or not, that writes the address or the port any other way.
 // - An assignment whose value is elided with `…` (`ADMIN=adm_…`, `KEY=gsk_…`) stands for a value the
 //   service prints at start; the test assigns the one its service printed. Nothing else is rewritten.
 //
@@ -28,11 +31,17 @@ interface Example {
   /** The line of the opening fence. */
   line: number;
   source: string;
+  /** False for a block marked `<!-- not run: why -->`. */
+  runs: boolean;
 }
 
 const SHELLS = new Set(['sh', 'bash', 'shell']);
 const NOT_RUN = /^<!--\s*not run:\s*\S/;
-const DOCUMENTED_BASE = 'http://localhost:3000';
+/** The one assignment of the port, and of the address made from it. */
+const PORT_ASSIGNMENT = /^PORT=3000(?=[ \t]|$)/m;
+const BASE_ASSIGNMENT = 'BASE=http://localhost:$PORT';
+/** What would write the service's address or port by hand: a loopback host, or the documented port. */
+const HARD_CODED_ADDRESS = /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\[::1?\]|\b3000\b/;
 const ELIDED_ASSIGNMENT = /^([A-Z][A-Z0-9_]*)=\S*…\S*/gm;
 
 /** What the examples' elided values stand for, read from the service's start-up output. */
@@ -67,8 +76,8 @@ function isNotRunMarker(node: Node | null): boolean {
   return node?.type === 'html_block' && NOT_RUN.test(node.literal ?? '');
 }
 
-/** The shell examples of `file` (relative to the project), in order, without those marked not run. */
-function shellExamples(file: string): Example[] {
+/** The shell blocks of `file` (relative to the project), in order, those marked not run included. */
+function shellBlocks(file: string): Example[] {
   const document = new Parser().parse(readFileSync(join(projectRoot, file), 'utf8'));
   const examples: Example[] = [];
   const walker = document.walker();
@@ -78,16 +87,14 @@ function shellExamples(file: string): Example[] {
     if (isNotRunMarker(node) && !isShellExample(node.next)) {
       throw new Error(`${file}:${node.sourcepos[0][0]}: a "not run" marker must stand right above a shell block`);
     }
-    if (isShellExample(node) && !isNotRunMarker(node.prev)) {
-      examples.push({ file, line: node.sourcepos[0][0], source: node.literal ?? '' });
-    }
+    if (isShellExample(node)) examples.push({ file, line: node.sourcepos[0][0], source: node.literal ?? '', runs: !isNotRunMarker(node.prev) });
   }
   return examples;
 }
 
-/** The example as the session runs it: the started service's address, and the values it printed. */
-function asRun(example: Example, baseUrl: string, printed: Record<string, string>): string {
-  return example.source.replaceAll(DOCUMENTED_BASE, baseUrl).replace(ELIDED_ASSIGNMENT, (_assignment, name: string) => {
+/** The example as the session runs it: the started service's port, and the values it printed. */
+function asRun(example: Example, port: string, printed: Record<string, string>): string {
+  return example.source.replace(PORT_ASSIGNMENT, `PORT=${port}`).replace(ELIDED_ASSIGNMENT, (_assignment, name: string) => {
     const value = printed[name];
     if (value === undefined) throw new Error(`${example.file}:${example.line}: ${name}=… stands for nothing the service prints at start`);
     return `${name}='${value}'`;
@@ -129,10 +136,32 @@ function report({ example, output }: ExampleOutput, what: string): string {
 }
 
 const documents = ['README.md', ...readdirSync(join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const blocks = documents.flatMap(shellBlocks);
 // The README always has examples; a file of docs/ is tested once it has some.
 const documentExamples = documents
-  .map((file) => ({ file, examples: shellExamples(file) }))
+  .map((file) => ({ file, examples: blocks.filter((block) => block.file === file && block.runs) }))
   .filter(({ file, examples }) => file === 'README.md' || examples.length > 0);
+
+describe('the address in the documentation examples', () => {
+  const where = (block: Example, index: number) => `${block.file}:${block.line + 1 + index}`;
+  const lines = blocks.flatMap((block) => block.source.split('\n').map((text, index) => ({ at: where(block, index), block, text })));
+
+  it('is written once, PORT=3000 and BASE made from it, in the README\'s first example that calls the service', () => {
+    const first = blocks.find((block) => block.runs && block.source.includes('curl'))!;
+    expect(first.file).toBe('README.md');
+    const ports = lines.filter(({ text }) => /^\s*PORT=/.test(text));
+    const bases = lines.filter(({ text }) => /^\s*BASE=/.test(text));
+    expect(ports.map(({ block, text }) => [block, text])).toEqual([[first, expect.stringMatching(PORT_ASSIGNMENT)]]);
+    expect(bases.map(({ block, text }) => [block, text.split(/\s/)[0]])).toEqual([[first, BASE_ASSIGNMENT]]);
+  });
+
+  it('is never written by hand elsewhere: no example, run or not, names a loopback host or the port but through $PORT and $BASE', () => {
+    const handWritten = lines
+      .filter(({ text }) => !PORT_ASSIGNMENT.test(text) && !text.startsWith(BASE_ASSIGNMENT))
+      .filter(({ text }) => HARD_CODED_ADDRESS.test(text) || /^\s*[A-Z][A-Z0-9_]*=["']?https?:/.test(text));
+    expect(handWritten.map(({ at, text }) => `${at}: ${text.trim()}`)).toEqual([]);
+  });
+});
 
 describe('documentation examples', () => {
   let build: Build;
@@ -175,7 +204,7 @@ describe('documentation examples', () => {
   for (const { file, examples } of documentExamples) {
     it(`every shell example in ${file} runs as printed`, async () => {
       expect(examples.length).toBeGreaterThan(0);
-      const script = [SESSION_PROLOGUE, ...examples.flatMap((example, i) => [`printf '\\n[example] ${i}\\n'`, asRun(example, service.url, printed)])].join('\n');
+      const script = [SESSION_PROLOGUE, ...examples.flatMap((example, i) => [`printf '\\n[example] ${i}\\n'`, asRun(example, new URL(service.url).port, printed)])].join('\n');
       const { code, output } = await runSession(script, workDir);
       const parts = outputByExample(output, examples);
       const refused = parts.find((part) => REFUSED_CALL.test(part.output));

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/domain/events.js';
 import { V1_EXAMPLES } from '../../src/http/docs/v1-examples.js';
+import { asSession, signIn } from '../console/sessions.js';
 import { ADMIN_TOKEN, createGuide, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
@@ -59,8 +60,29 @@ describe('the v1 reference at /docs', () => {
 });
 
 describe('the management API reference at /admin/v1/docs', () => {
-  it('is for whoever may call the API: 401 without the admin token or a session', async () => {
-    expect((await t.service.app.inject({ url: '/admin/v1/docs' })).statusCode).toBe(401);
+  it('is for whoever may call the API: 401 without the admin token or a session, saying what it needs (issue 34)', async () => {
+    for (const url of ['/admin/v1/docs', '/admin/v1/openapi.json']) {
+      for (const headers of [{}, { authorization: 'Bearer not-the-token' }]) {
+        const response = await t.service.app.inject({ url, headers });
+        expect(response.statusCode, url).toBe(401);
+        const { detail } = response.json();
+        expect(detail, url).toContain("The management API's reference");
+        expect(detail, url).toContain('Authorization: Bearer $ADMIN_TOKEN');
+        expect(detail, url).toContain('console session');
+        expect(detail, url).toContain('/docs');
+      }
+    }
+    // Elsewhere the refusal stays about the API itself.
+    expect((await t.service.app.inject({ url: '/admin/v1/organizations' })).json().detail).not.toContain('reference');
+  });
+
+  it('a person signed in to the console reads the page and the document, as the hint says', async () => {
+    const user = await t.admin('POST', '/users', { email: 'reader@example.com', name: 'Reader' });
+    const session = await signIn(t, user.email);
+    expect((await asSession(t, session, 'GET', '/docs')).statusCode).toBe(200);
+    const document = await asSession(t, session, 'GET', '/openapi.json');
+    expect(document.statusCode, document.body).toBe(200);
+    expect(document.json().info.title).toBe('Guide service management API');
   });
 
   it('explains authentication and shows every operation with a curl command', async () => {

@@ -25,6 +25,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route serves signed-in people too; its handler checks their rights. */
     sessions?: boolean;
+    /** The route is the API's reference (its document or page): a refusal says what it needs. */
+    reference?: boolean;
   }
 }
 
@@ -50,9 +52,16 @@ export function forbidden(detail: string): ProblemError {
   return new ProblemError('forbidden', detail);
 }
 
+/** Why the reference is refused: a plain `curl` of it is often someone's first call to this API. */
+const REFERENCE_REFUSED =
+  "The management API's reference (/admin/v1/openapi.json and /admin/v1/docs) needs the operator token, as Authorization: " +
+  "Bearer $ADMIN_TOKEN (the ADMIN_TOKEN setting, or the token in the data directory's admin-token file), or a console " +
+  'session; the v1 reference needs no key: /docs and /v1/openapi.json';
+
 export function callerHook(ctx: DomainContext, adminToken: string, rateLimit: RequestRateLimit) {
   const isAdminToken = adminTokenCheck(adminToken);
-  const refuse = (request: FastifyRequest, reply: FastifyReply, detail: string) => refuseCredential(rateLimit, request, reply, detail);
+  const refuse = (request: FastifyRequest, reply: FastifyReply, detail: string) =>
+    refuseCredential(rateLimit, request, reply, !request.is404 && request.routeOptions.config.reference === true ? REFERENCE_REFUSED : detail);
 
   return async function identifyCaller(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.headers.authorization !== undefined) {

@@ -88,12 +88,12 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
       { name: 'Audit log', description: 'Who changed what, when and from where' },
     ],
   }, ADMIN_EXAMPLES);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The management API's reference, for whoever may call it (the operator, or a signed-in person).
+  app.get('/openapi.json', { config: { sessions: true, reference: true }, schema: { hide: true } }, async () => app.swagger());
   const baseUrl = `${options.publicUrl}/admin/v1`;
   app.get(
     '/docs',
-    { config: { sessions: true }, schema: { hide: true } },
+    { config: { sessions: true, reference: true }, schema: { hide: true } },
     referencePageHandler(() => renderReferencePage(app.swagger() as unknown as Record<string, unknown>, options.publicUrl, { baseUrl, credential: '$ADMIN', guide: adminGuide(baseUrl) })),
   );
 

@@ -1,8 +1,11 @@
-// GET /docs: the v1 reference page, rendered once from the generated document.
+// GET /docs: the v1 reference page, rendered once from the generated document; and the guides it links
+// to, /docs/webhooks (verifying deliveries) and /docs/mcp (the MCP endpoint).
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiSource } from '../v1/v1-plugin.js';
-import { v1Guide } from './reference-guides.js';
+import { mcpPage } from './mcp-page.js';
+import { v1Guide, v1WebhooksIntro } from './reference-guides.js';
 import { referencePageHandler, renderReferencePage } from './reference-page.js';
+import { webhooksPage } from './webhooks-page.js';
 
 export interface DocsOptions {
   document: OpenApiSource;
@@ -12,10 +15,9 @@ export interface DocsOptions {
 }
 
 export async function docsPlugin(app: FastifyInstance, options: DocsOptions): Promise<void> {
-  const baseUrl = `${options.publicUrl}/v1`;
-  app.get(
-    '/docs',
-    { schema: { hide: true } },
-    referencePageHandler(() => renderReferencePage(options.document.get!(), options.publicUrl, { baseUrl, credential: '$KEY', guide: v1Guide(baseUrl, options.perMinute) })),
-  );
+  const { publicUrl } = options;
+  const page = { baseUrl: `${publicUrl}/v1`, credential: '$KEY', guide: v1Guide(publicUrl, options.perMinute), webhooksIntro: v1WebhooksIntro(publicUrl) };
+  app.get('/docs', { schema: { hide: true } }, referencePageHandler(() => renderReferencePage(options.document.get!(), publicUrl, page)));
+  app.get('/docs/webhooks', { schema: { hide: true } }, referencePageHandler(() => webhooksPage(publicUrl)));
+  app.get('/docs/mcp', { schema: { hide: true } }, referencePageHandler(() => mcpPage(publicUrl)));
 }

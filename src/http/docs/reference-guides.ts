@@ -1,11 +1,22 @@
 // The prose before each reference's endpoints: how a client authenticates, is limited and pages, with
 // commands to copy. Kept beside the renderer; the facts come from the same constants the service uses.
 import { WAITS_PER_KEY } from '../../domain/event-feed-signal.js';
+import { codeBlock as code, escapeHtml } from './reference-page.js';
 
-const code = (text: string) => `<pre><code>${text.replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!)}</code></pre>`;
-
-export function v1Guide(baseUrl: string, perMinute: number): string {
-  return `<h2 id="authentication">Authentication</h2>
+export function v1Guide(publicUrl: string, perMinute: number): string {
+  const baseUrl = `${publicUrl}/v1`;
+  const root = escapeHtml(publicUrl);
+  return `<h2 id="guides">Guides</h2>
+<ul>
+<li><a href="${root}/docs/webhooks">Verifying webhooks</a>: the two signature headers, which key checks which, replay
+protection, rotating a key without a failed delivery, and code for Node.js and Python.</li>
+<li><a href="${root}/docs/mcp">MCP</a>: the same reads for AI assistants at <code>/mcp</code>, with the same API keys, and how
+to connect a client.</li>
+<li>The management API's reference, <a href="${root}/admin/v1/docs">/admin/v1/docs</a> and
+<code>/admin/v1/openapi.json</code>, is for its callers: send the operator token
+(<code>Authorization: Bearer $ADMIN_TOKEN</code>) or sign in to the console first. Without either it answers 401.</li>
+</ul>
+<h2 id="authentication">Authentication</h2>
 <p>Every request carries an API key as a bearer token. Admins create keys in the console (API keys) or with the
 management API; the secret (<code>gsk_…</code>) is shown once. A team's key reaches that team; an organization's key
 reaches every team of the organization. Each key has scopes: <code>guides:read</code>, <code>teams:read</code>,
@@ -31,7 +42,9 @@ team while it is in the organization), oldest first, each exactly the JSON body 
 event types; <code>guide.*</code> events need <code>guides:read</code>, <code>member.*</code> events <code>members:read</code>.
 Events are kept 30 days by default (<code>EVENTS_RETENTION_DAYS</code>): a cursor older than that is 400 <code>cursor_expired</code>,
 and the client starts again from the oldest event kept, without <code>after</code>. A key holds at most ${WAITS_PER_KEY} waiting requests
-at once (429 <code>too_many_waits</code> beyond, with <code>Retry-After</code>). Dedupe on the event <code>id</code>, as for webhooks.</p>
+at once (429 <code>too_many_waits</code> beyond, with <code>Retry-After</code>). Dedupe on the event <code>id</code>, as for webhooks.
+A <code>guide.created</code> can name a guide that is still processing: it is readable once its <code>guide.ready</code> comes
+(<a href="#processing-guides">below</a>).</p>
 ${code(`AFTER=""
 while :; do
   PAGE=$(curl -s -H "Authorization: Bearer $KEY" "${baseUrl}/events?wait=30\${AFTER:+&after=$AFTER}")
@@ -46,6 +59,22 @@ done`)}
 <p>Every answer carries a strong <code>ETag</code>. Send it back in <code>If-None-Match</code> and an unchanged answer is
 304 Not Modified, without a body (it still counts against the rate limit).</p>`;
 }
+
+/** What the v1 reference says before its webhook events. */
+export function v1WebhooksIntro(publicUrl: string): string {
+  return `<p>Each event is POSTed as JSON to every endpoint that picked it, signed with the endpoint's key:
+<a href="${escapeHtml(publicUrl)}/docs/webhooks">Verifying webhooks</a> says how to check it. The same bodies are in the
+<a href="#events-feed">events feed</a>.</p>
+${PROCESSING_GUIDES}`;
+}
+
+/** Why a guide.created can name a guide that v1 does not show yet (spec §3.2). */
+export const PROCESSING_GUIDES = `<p id="processing-guides">A guide made from a recording or an import is created while it is still
+processing: its events (its <code>guide.created</code>, and <code>guide.updated</code> for edits meanwhile) are sent as for any
+guide, but <code>GET /v1/guides/{id}</code> answers 404 and lists leave it out until processing ends. Then <code>guide.ready</code> says it
+is readable, with its steps; <code>guide.failed</code> says processing failed (the guide stays, readable as it is). So a receiver
+that fetches the content waits for <code>guide.ready</code> when that 404 follows a <code>guide.created</code>, instead of
+retrying.</p>`;
 
 export function adminGuide(baseUrl: string): string {
   return `<h2 id="authentication">Authentication</h2>

@@ -5,8 +5,11 @@ import { ERROR_CATALOGUE, ERROR_CODES } from '../error-catalogue.js';
 
 type Json = Record<string, any>;
 
-const escapeHtml = (text: unknown) =>
+export const escapeHtml = (text: unknown) =>
   String(text).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** A block of code to copy, shown as it is. */
+export const codeBlock = (text: string) => `<pre><code>${escapeHtml(text)}</code></pre>`;
 
 /** Inline `code` spans in descriptions, on escaped text. */
 const prose = (text: unknown) => escapeHtml(text ?? '').replace(/`([^`]+)`/g, '<code>$1</code>');
@@ -116,6 +119,8 @@ export interface PageOptions {
   credential: string;
   /** Sections before the endpoints (HTML): authentication, limits, paging, as the interface has them. */
   guide: string;
+  /** What comes before the webhook events, if the document has any (HTML). */
+  webhooksIntro?: string;
 }
 
 export function renderReferencePage(document: Json, publicUrl: string, page: PageOptions): string {
@@ -130,9 +135,28 @@ export function renderReferencePage(document: Json, publicUrl: string, page: Pag
     const entry = ERROR_CATALOGUE[code];
     return `<tr id="error-${code}"><td><code>${code}</code></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td><td>${prose(entry.meaning)}</td></tr>`;
   }).join('');
+  return htmlPage(
+    `${document.info?.title} reference`,
+    `<h1>${escapeHtml(document.info?.title)} <small>v${escapeHtml(document.info?.version)}</small></h1>
+<p>${prose(document.info?.description)}</p>
+<p>Base URL: <code>${escapeHtml(page.baseUrl)}</code>. The machine-readable document is
+<a href="${escapeHtml(page.baseUrl)}/openapi.json">openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
+${page.guide}
+<h2 id="endpoints">Endpoints</h2>${operations.join('\n')}
+${webhooks.length ? `<h2 id="webhooks">Webhooks</h2>${page.webhooksIntro ?? ''}${webhooks.join('\n')}` : ''}
+<h2 id="schemas">Resources</h2>${schemas}
+<h2 id="errors">Errors</h2>
+<p>Every refusal is an RFC 9457 problem (<code>application/problem+json</code>, also on <a href="${escapeHtml(publicUrl)}/docs#errors">every interface</a>) with <code>type</code>, <code>title</code>,
+<code>status</code>, <code>detail</code>, <code>code</code> and <code>request_id</code>. Switch on <code>code</code>.</p>
+<table><thead><tr><th>code</th><th>Status</th><th>Title</th><th>Meaning</th></tr></thead><tbody>${errors}</tbody></table>`,
+  );
+}
+
+/** A whole page of the reference: its title, the one stylesheet every page shares, and `body` (HTML). */
+export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(document.info?.title)} reference</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1b1b1b}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
@@ -140,18 +164,7 @@ code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}.method{background:#0b
 tr:target{background:#fff6c7}section.operation{border-top:1px solid #ddd;margin-top:1.5rem}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 </style></head><body>
-<h1>${escapeHtml(document.info?.title)} <small>v${escapeHtml(document.info?.version)}</small></h1>
-<p>${prose(document.info?.description)}</p>
-<p>Base URL: <code>${escapeHtml(page.baseUrl)}</code>. The machine-readable document is
-<a href="${escapeHtml(page.baseUrl)}/openapi.json">openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
-${page.guide}
-<h2 id="endpoints">Endpoints</h2>${operations.join('\n')}
-${webhooks.length ? `<h2 id="webhooks">Webhooks</h2><p>Each event is POSTed as JSON to every endpoint that picked it, signed with the endpoint's key.</p>${webhooks.join('\n')}` : ''}
-<h2 id="schemas">Resources</h2>${schemas}
-<h2 id="errors">Errors</h2>
-<p>Every refusal is an RFC 9457 problem (<code>application/problem+json</code>, also on <a href="${escapeHtml(publicUrl)}/docs#errors">every interface</a>) with <code>type</code>, <code>title</code>,
-<code>status</code>, <code>detail</code>, <code>code</code> and <code>request_id</code>. Switch on <code>code</code>.</p>
-<table><thead><tr><th>code</th><th>Status</th><th>Title</th><th>Meaning</th></tr></thead><tbody>${errors}</tbody></table>
+${body}
 </body></html>`;
 }
 
