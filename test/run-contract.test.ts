@@ -52,6 +52,10 @@ describe('run contract (decisions §1)', () => {
       headers: { authorization: `Bearer ${adminToken}` },
     });
     expect(orgs.status).toBe(404);
+    // The guides whose code is kept in docs/examples/ are served by the built service too.
+    const verifying = await fetch(`http://localhost:${port}/docs/webhooks`);
+    expect(verifying.status).toBe(200);
+    expect(await verifying.text()).toContain('verify_webhook');
   }, 60_000);
 
   it('refuses a bad variable with a message that names it', async () => {
