@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const unescape = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-const codeBlocks = (html: string) => [...html.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((match) => unescape(match[1]!));
+const codeBlocks = (html: string) => [...html.matchAll(/<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/g)].map((match) => unescape(match[1]!));
 
 describe('the v1 reference at /docs', () => {
   it('explains authentication, rate limits, paging and conditional requests before the endpoints', () => {

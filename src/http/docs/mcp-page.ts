@@ -22,12 +22,10 @@ export const MCP_TOOLS = [
 
 export function mcpPage(publicUrl: string): string {
   const endpoint = `${publicUrl}/mcp`;
-  const root = escapeHtml(publicUrl);
   const rows = MCP_TOOLS.map((tool) => `<tr id="tool-${tool.name}"><td><code>${tool.name}</code></td><td>${tool.arguments}</td><td>${tool.answer}</td><td><code>${tool.scope}</code></td></tr>`).join('\n');
   return htmlPage(
     'MCP: guides for AI assistants',
-    `<p><a href="${root}/docs">Reference</a></p>
-<h1>MCP: guides for AI assistants</h1>
+    `<h1>MCP: guides for AI assistants</h1>
 <p><code>${escapeHtml(endpoint)}</code> serves the v1 reads to AI assistants over the <a href="https://modelcontextprotocol.io">Model
 Context Protocol</a>, on its Streamable HTTP transport, stateless: each <code>POST</code> of one JSON-RPC message gets a JSON
 answer; there is no event stream and no session (<code>GET</code> and <code>DELETE</code> are 405).</p>
@@ -88,5 +86,6 @@ console.log(found.structuredContent);`)}
 <p>Or by hand, one JSON-RPC message per request:</p>
 ${code(`curl ${endpoint} -H "Authorization: Bearer $KEY" -H 'content-type: application/json' \\
   -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'`)}`,
+    { root: publicUrl },
   );
 }

@@ -66,8 +66,8 @@ function exampleAnswer(operation: Json): string {
   const recorded = operation['x-request-example'] as { status: number } | undefined;
   if (!recorded) return '';
   const example = operation.responses?.[recorded.status]?.content?.['application/json']?.example;
-  if (example === undefined) return `<p>Answer: ${escapeHtml(recorded.status)}, no body (from a real run).</p>`;
-  return `<p>Answer (${escapeHtml(recorded.status)}, from a real run):</p><pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>`;
+  if (example === undefined) return `<p class="sample">Sample answer: ${escapeHtml(recorded.status)}, no body (recorded from a real run).</p>`;
+  return `<p class="sample">Sample answer (${escapeHtml(recorded.status)}, recorded from a real run; your ids and times differ):</p><pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>`;
 }
 
 function bodyTable(operation: Json): string {
@@ -99,7 +99,7 @@ function operationSection(method: string, path: string, operation: Json, page: P
 <p>${prose(operation.summary)}</p><p>${prose(operation.description ?? '')}</p>
 ${parameters.length ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th></th><th>Rules</th></tr></thead><tbody>${parameterRows}</tbody></table>` : '<p>No parameters.</p>'}
 ${bodyTable(operation)}
-<pre><code>${escapeHtml(curlSample(method, page.baseUrl, path, operation, page.credential))}</code></pre>
+<p class="sample">Sample request:</p><pre><code>${escapeHtml(curlSample(method, page.baseUrl, path, operation, page.credential))}</code></pre>
 ${exampleAnswer(operation)}
 <ul class="responses">${responses}</ul></section>`;
 }
@@ -109,7 +109,7 @@ function webhookSection(type: string, item: Json): string {
   const post = item.post ?? {};
   const example = post.requestBody?.content?.['application/json']?.example;
   return `<section class="operation" id="event-${escapeHtml(type)}"><h3><code>${escapeHtml(type)}</code></h3><p>${prose(post.description ?? '')}</p>
-${example ? `<pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>` : ''}</section>`;
+${example ? `<p class="sample">Sample body:</p><pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>` : ''}</section>`;
 }
 
 export interface PageOptions {
@@ -124,9 +124,10 @@ export interface PageOptions {
 }
 
 export function renderReferencePage(document: Json, publicUrl: string, page: PageOptions): string {
-  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]: [string, any]) =>
-    Object.entries(item).map(([method, operation]) => operationSection(method, path, operation as Json, page)),
+  const entries = Object.entries(document.paths ?? {}).flatMap(([path, item]: [string, any]) =>
+    Object.entries<Json>(item).map(([method, operation]) => ({ method, path, operation })),
   );
+  const operations = entries.map(({ method, path, operation }) => operationSection(method, path, operation, page));
   const webhooks = Object.entries<Json>(document.webhooks ?? {}).map(([type, item]) => webhookSection(type, item));
   const schemas = Object.entries(document.components?.schemas ?? {})
     .map(([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${fieldsTable(schema as Json)}</section>`)
@@ -135,6 +136,19 @@ export function renderReferencePage(document: Json, publicUrl: string, page: Pag
     const entry = ERROR_CATALOGUE[code];
     return `<tr id="error-${code}"><td><code>${code}</code></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td><td>${prose(entry.meaning)}</td></tr>`;
   }).join('');
+  const contents: ContentsEntry[] = [
+    ...[...page.guide.matchAll(/<h2 id="([^"]+)">([\s\S]*?)<\/h2>/g)].map(([, id, label]) => ({ id: id!, label: label!.replace(/<[^>]+>/g, '') })),
+    {
+      id: 'endpoints',
+      label: 'Endpoints',
+      children: entries.map(({ method, path, operation }) => ({ id: `op-${operation.operationId}`, label: `${method.toUpperCase()} ${path}: ${operation.summary ?? ''}` })),
+    },
+    ...(Object.keys(document.webhooks ?? {}).length
+      ? [{ id: 'webhooks', label: 'Webhooks', children: Object.keys(document.webhooks).map((type) => ({ id: `event-${type}`, label: type })) }]
+      : []),
+    { id: 'schemas', label: 'Resources', children: Object.keys(document.components?.schemas ?? {}).map((name) => ({ id: `schema-${name}`, label: name })) },
+    { id: 'errors', label: 'Errors' },
+  ];
   return htmlPage(
     `${document.info?.title} reference`,
     `<h1>${escapeHtml(document.info?.title)} <small>v${escapeHtml(document.info?.version)}</small></h1>
@@ -149,22 +163,110 @@ ${webhooks.length ? `<h2 id="webhooks">Webhooks</h2>${page.webhooksIntro ?? ''}$
 <p>Every refusal is an RFC 9457 problem (<code>application/problem+json</code>, also on <a href="${escapeHtml(publicUrl)}/docs#errors">every interface</a>) with <code>type</code>, <code>title</code>,
 <code>status</code>, <code>detail</code>, <code>code</code> and <code>request_id</code>. Switch on <code>code</code>.</p>
 <table><thead><tr><th>code</th><th>Status</th><th>Title</th><th>Meaning</th></tr></thead><tbody>${errors}</tbody></table>`,
+    { root: publicUrl, contents },
   );
 }
 
-/** A whole page of the reference: its title, the one stylesheet every page shares, and `body` (HTML). */
-export function htmlPage(title: string, body: string): string {
+/** One link of a page's contents: a section, or an operation or resource within one. */
+export interface ContentsEntry {
+  id: string;
+  /** Plain text. */
+  label: string;
+  children?: ContentsEntry[];
+}
+
+/** The sections of `body` as its `<h2 id>` headings name them: the contents of a page without sub-entries. */
+function sectionsOf(body: string): ContentsEntry[] {
+  return [...body.matchAll(/<h2 id="([^"]+)">([\s\S]*?)<\/h2>/g)].map(([, id, label]) => ({ id: id!, label: label!.replace(/<[^>]+>/g, '') }));
+}
+
+function contentsList(entries: ContentsEntry[]): string {
+  const items = entries.map(
+    (entry) => `<li><a href="#${escapeHtml(entry.id)}">${escapeHtml(entry.label)}</a>${entry.children?.length ? contentsList(entry.children) : ''}</li>`,
+  );
+  return `<ul>${items.join('')}</ul>`;
+}
+
+// The search box narrows the contents to the links whose text holds every word typed; a section whose own
+// link does not match stays shown while one of its entries does. Without script the whole list is shown,
+// unfolded.
+const CONTENTS_SEARCH = `(() => {
+  const box = document.getElementById('contents-search');
+  const count = document.getElementById('contents-count');
+  const items = [...document.querySelectorAll('#contents li')];
+  const list = document.querySelector('#contents details');
+  // On a phone the contents start folded, above the page; searching unfolds them.
+  if (!matchMedia('(min-width: 64rem)').matches) list.open = false;
+  box.hidden = false;
+  box.labels.forEach((label) => (label.hidden = false));
+  box.addEventListener('input', () => {
+    list.open = true;
+    const words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    for (const item of items.slice().reverse()) {
+      const own = item.querySelector('a').textContent.toLowerCase();
+      const inner = [...item.querySelectorAll(':scope > ul > li')].some((child) => !child.hidden);
+      item.hidden = !(words.every((word) => own.includes(word)) || inner);
+      if (!item.hidden && !item.querySelector('ul')) shown++;
+    }
+    count.textContent = words.length ? shown + (shown === 1 ? ' match' : ' matches') : '';
+  });
+})();`;
+
+/**
+ * A whole page of the reference: its title, the one stylesheet every page shares, a header linking the
+ * pages, the contents (given, or the body's sections) with a search box, and `body` (HTML) as the page's
+ * one main region. Every table and code block scrolls inside itself and takes focus, so that no page
+ * scrolls sideways on a phone and a keyboard reaches what is hidden.
+ */
+export function htmlPage(title: string, body: string, options: { root: string; contents?: ContentsEntry[] }): string {
+  const root = escapeHtml(options.root);
+  const contents = options.contents ?? sectionsOf(body);
+  const scrollable = body
+    .replaceAll('<pre>', '<pre tabindex="0">')
+    .replaceAll('<table>', '<div class="scroll" tabindex="0"><table>')
+    .replaceAll('</table>', '</table></div>');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1b1b1b}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
-code{background:#f3f3f3;padding:0 .2rem;border-radius:3px}.method{background:#0b5;color:#fff;padding:0 .4rem;border-radius:3px}
+*{box-sizing:border-box}
+body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b}
+header{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid #ddd;background:#fafafa}
+header .brand{font-weight:600;margin-right:auto}
+.layout{display:grid;grid-template-columns:minmax(0,1fr);max-width:80rem;margin:0 auto}
+nav{padding:.5rem 1rem;border-bottom:1px solid #eee}
+nav ul{list-style:none;margin:0;padding-left:0}nav ul ul{padding-left:1rem;font-size:.9rem}
+nav li{margin:.15rem 0}nav details summary{cursor:pointer;font-weight:600}
+nav label{display:block;font-weight:600}nav input{width:100%;font:inherit;padding:.3rem;margin:.2rem 0 .5rem}
+main{padding:1rem;min-width:0}
+@media (min-width:64rem){.layout{grid-template-columns:18rem minmax(0,1fr)}
+nav{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;border-bottom:0;border-right:1px solid #eee}}
+.scroll{overflow-x:auto;margin:.5rem 0}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;overflow-wrap:anywhere}
+pre code{overflow-wrap:normal}
+.method{background:#0a6b30;color:#fff;padding:0 .4rem;border-radius:3px}
 tr:target{background:#fff6c7}section.operation{border-top:1px solid #ddd;margin-top:1.5rem}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
+:focus-visible{outline:2px solid #1d4ed8;outline-offset:2px}
+.sample{font-size:.9rem;color:#4a4a4a;margin-bottom:0}
+.skip{position:absolute;left:-100rem}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.3rem .6rem;z-index:1}
 </style></head><body>
-${body}
+<a href="#main" class="skip">Skip to the content</a>
+<header><span class="brand">Guide service</span>
+<a href="${root}/docs">API reference</a><a href="${root}/docs/webhooks">Verifying webhooks</a><a href="${root}/docs/mcp">MCP</a><a href="${root}/console/">Console</a></header>
+<div class="layout">
+<nav aria-label="Contents" id="contents">
+<label for="contents-search" hidden>Search the contents</label>
+<input type="search" id="contents-search" hidden autocomplete="off"><span id="contents-count" role="status" class="sample"></span>
+<details open><summary>Contents</summary>${contentsList(contents)}</details>
+</nav>
+<main id="main" tabindex="-1">
+${scrollable}
+</main>
+</div>
+<script>${CONTENTS_SEARCH}</script>
 </body></html>`;
 }
 

@@ -4,18 +4,16 @@
 // against real deliveries. The facts follow src/webhooks/signing.ts and delivery-request.ts.
 import { exampleFile } from './example-files.js';
 import { PROCESSING_GUIDES } from './reference-guides.js';
-import { codeBlock as code, escapeHtml, htmlPage } from './reference-page.js';
+import { codeBlock as code, htmlPage } from './reference-page.js';
 
 /** The verifiers the page shows, by the heading they stand under; each a file of docs/examples/. */
 export const VERIFIERS = { node: 'verify-webhook.mjs', python: 'verify_webhook.py' } as const;
 
 export function webhooksPage(publicUrl: string): string {
   const admin = `${publicUrl}/admin/v1`;
-  const root = escapeHtml(publicUrl);
   return htmlPage(
     'Verifying webhooks',
-    `<p><a href="${root}/docs">Reference</a></p>
-<h1>Verifying webhooks</h1>
+    `<h1>Verifying webhooks</h1>
 <p>Each delivery is a <code>POST</code> of the event as JSON to the endpoint's URL. Anyone who knows that URL can post to it, so
 a receiver checks the signature before it trusts a delivery, over the <strong>raw body bytes</strong> as they arrived (a body
 parsed and serialized again does not match), and compares in constant time. Every delivery carries two signatures over the
@@ -92,5 +90,6 @@ that long; 410 pauses the endpoint.</p>
 
 <h2 id="events">Events of guides still processing</h2>
 ${PROCESSING_GUIDES}`,
+    { root: publicUrl },
   );
 }
