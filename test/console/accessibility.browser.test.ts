@@ -141,6 +141,6 @@ describe('the reference pages (issue 35, item 7)', () => {
     await page.getByText(/^Sample answer \(200, recorded from a real run/).first().waitFor();
     const block = page.locator('pre').first();
     expect(await block.getAttribute('tabindex')).toBe('0');
-    expect(await block.evaluate((element) => getComputedStyle(element).overflowX)).toBe('auto');
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('pre')).overflowX")).toBe('auto');
   });
 });
