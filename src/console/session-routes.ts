@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, actingAs, actorFor } from '../domain/audit.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
-import { SUBSCRIBABLE_EVENTS } from '../domain/events.js';
+import { EVENT_DESCRIPTIONS, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
 import { requireUser } from '../domain/users.js';
 import { adminTokenCheck } from '../auth/admin-token.js';
 import { refuseCredential, refuseWhileSpent } from '../http/credential-refusal.js';
@@ -16,7 +16,7 @@ import { consoleHomes } from './console-homes.js';
 import { loadGrants } from '../auth/grants.js';
 import { SESSION_COOKIE, clearedSessionCookie, readCookie, sessionCookie } from '../auth/session-cookie.js';
 import { type ConsoleSession, carriesCsrfToken, endSession, findSession, startSession } from '../auth/sessions.js';
-import { SIGN_IN_LINK_TTL_MS, consumeSignInLink, requestSignInLink } from '../auth/sign-in-links.js';
+import { ADDRESS_WINDOW_MS, LINKS_PER_ADDRESS, SIGN_IN_LINK_TTL_MS, consumeSignInLink, requestSignInLink } from '../auth/sign-in-links.js';
 
 export interface SessionRouteOptions {
   ctx: DomainContext;
@@ -60,8 +60,11 @@ async function whoAmI(ctx: DomainContext, session: ConsoleSession) {
       user: user && { id: user.id, email: user.email, name: user.name },
       csrf_token: session.csrfToken,
       expires_at: session.expiresAt,
-      /** What the endpoint form offers. */
+      /** What the endpoint form offers, each with when it is sent. */
       event_types: SUBSCRIBABLE_EVENTS,
+      event_descriptions: EVENT_DESCRIPTIONS,
+      /** How many retries follow a failed first attempt, for "retry 3 of 8" in the Deliveries list. */
+      webhook_retries: ctx.settings.webhookRetries,
       /** What the audit log's filter offers. */
       audit_actions: AUDIT_ACTIONS,
       ...(await consoleHomes(ctx.db, grants)),
@@ -121,7 +124,11 @@ export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOpti
         ),
       );
       return reply.code(202).send({
-        data: { message: `If the address belongs to a user, a sign-in link is on its way. It works once, within ${SIGN_IN_LINK_TTL_MS / 60_000} minutes.` },
+        data: {
+          message:
+            `If the address belongs to a user, a sign-in link is on its way. It works once, within ${SIGN_IN_LINK_TTL_MS / 60_000} minutes. ` +
+            `No more than ${LINKS_PER_ADDRESS} links are sent to one address from one network every ${ADDRESS_WINDOW_MS / 60_000} minutes: if none comes, use the last one that did.`,
+        },
       });
     },
   );
@@ -132,7 +139,7 @@ export function registerSessionRoutes(app: TypeBoxApp, options: SessionRouteOpti
     async (request, reply) => {
       requireSameOrigin(request);
       const userId = await consumeSignInLink(ctx, request.body.token);
-      if (userId === null) throw invalidRequest("Field 'token' is not a sign-in link that still works: a link works once, within 15 minutes. Ask for a new one.");
+      if (userId === null) throw invalidRequest('This sign-in link no longer works: a link works once, within 15 minutes. Ask for a new one.');
       return signIn(options, request, reply, userId);
     },
   );

@@ -345,7 +345,7 @@ describe('a VIEWER in the console', () => {
     const sections = await viewer.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
     expect(sections).toEqual(['Guides']);
     await viewer.goto(`${baseUrl}/console/#/team/${world.team.id}/keys`);
-    expect(await alertText(viewer)).toContain("Only the team's ADMIN members and its organization's admins may open the team's API settings");
+    expect(await alertText(viewer)).toContain("Only the team's admins and its organization's admins may open the team's API settings");
     await screenshot(viewer, '11-viewer-refused');
     // Nor the team's API settings page, though the team's plan is something a member may read.
     for (const slug of ['settings', 'webhooks']) {

@@ -1,10 +1,10 @@
 // The console's shell: who is signed in, the team or organization being worked on, the sections it
 // offers, and hash routes (#/team/<id>/keys …) that each render one page into <main>. A page asked for
 // while signed out is opened after sign-in; a tab whose session ends keeps its page and says so.
-import { setCsrfToken, signInApi, whenSignedBackIn, whenSignedOut } from './api.js';
-import type { HomeType, Session } from './api-types.js';
+import { api, setCsrfToken, signInApi, whenSignedBackIn, whenSignedOut } from './api.js';
+import type { Access, Answer, HomeType, Session } from './api-types.js';
 import type { Home, PageContext, SectionContext } from './context.js';
-import { errorBox, fill, h, loading } from './dom.js';
+import { type Child, errorBox, fill, h, loading, refreshTimes } from './dom.js';
 import { auditPage } from './page-audit.js';
 import { deliveriesPage } from './page-deliveries.js';
 import { guidePage, guidesPage } from './page-guides.js';
@@ -26,7 +26,9 @@ let leaveHandlers: (() => void)[] = [];
 
 // Ids in the address are only ever UUIDs: anything else names nothing, and never reaches an API path.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const API_REFUSAL = "Only the team's ADMIN members and its organization's admins may open the team's API settings.";
+const API_REFUSAL = "Only the team's admins and its organization's admins may open the team's API settings, keys and webhooks.";
+/** Where a person lands first: where they can do the most. */
+const ACCESS_RANK: Record<Access, number> = { api: 0, edit: 1, read: 2 };
 
 interface Section {
   slug: string;
@@ -90,16 +92,42 @@ function pickerGroups(): [string, Home[]][] {
 
 function renderTop(home: Home | null, section: Section | undefined): void {
   if (!session) return fill(top, h('span', { class: 'brand' }, 'Guide service'));
+  const current = home ? `${home.type}:${home.id}` : '';
+  const go = () => {
+    const [type, id] = picker.value.split(':');
+    const next = homes().find((x) => x.type === type && x.id === id);
+    if (next && picker.value !== current) navigate(homeHash(next));
+  };
+  // Arrow keys move through the choices without leaving the page; Enter (or a click) goes there, and
+  // leaving the picker without it puts back the home being worked on.
+  let byKeyboard = false;
   const picker: HTMLSelectElement = h(
     'select',
     {
       id: 'home-picker',
       onchange: () => {
-        const [type, id] = picker.value.split(':');
-        const next = homes().find((x) => x.type === type && x.id === id);
-        if (next) navigate(homeHash(next));
+        if (!byKeyboard) go();
+      },
+      onkeydown: (event: Event) => {
+        const key = (event as KeyboardEvent).key;
+        if (key === 'Enter') {
+          byKeyboard = false;
+          go();
+        } else if (key.startsWith('Arrow') || key === 'Home' || key === 'End' || key === 'PageUp' || key === 'PageDown' || key.length === 1) {
+          byKeyboard = true;
+        }
+      },
+      onblur: () => {
+        if (byKeyboard) picker.value = current;
+        byKeyboard = false;
+      },
+      onmousedown: () => {
+        byKeyboard = false;
       },
     },
+    // A home reached by its address that the menus do not list has an option too, so that the picker
+    // and the page never disagree.
+    home && !homes().some((x) => x.type === home.type && x.id === home.id) && h('option', { value: current, selected: true }, home.name),
     pickerGroups().map(([group, members]) =>
       h(
         'optgroup',
@@ -134,6 +162,7 @@ function renderTop(home: Home | null, section: Section | undefined): void {
     h(
       'div',
       { class: 'who' },
+      h('a', { href: '../docs', class: 'docs-link' }, 'API docs'),
       h('span', { class: 'muted' }, who),
       h(
         'button',
@@ -160,8 +189,11 @@ function renderTop(home: Home | null, section: Section | undefined): void {
   );
 }
 
+/** A home the menus do not list (an address typed or shared): named in words, never by its id. */
+const unlisted = (type: HomeType, id: string, access: Access): Home => ({ type, id, name: type === 'team' ? 'This team' : 'This organization', access });
+
 function showHome(type: HomeType, id: string, slug: string): Home {
-  const home: Home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'read' };
+  const home: Home = homes().find((x) => x.type === type && x.id === id) ?? unlisted(type, id, 'read');
   renderTop(home, SECTIONS.find((s) => s.slug === slug));
   return home;
 }
@@ -183,12 +215,32 @@ async function loadSession(): Promise<Session | null> {
 }
 
 function firstHash(): string | null {
-  const first = homes()[0];
+  const first = [...homes()].sort((a, b) => ACCESS_RANK[a.access] - ACCESS_RANK[b.access])[0];
   return first ? homeHash(first) : null;
+}
+
+/**
+ * Who can open a team's API settings for a person who may not: the team's admins by name, each with a
+ * link to write to them, and the organization's admins. Read from the team's members, which any member
+ * may read; without them, the refusal alone.
+ */
+async function whoCanHelp(home: Home): Promise<Child> {
+  if (home.type !== 'team') return null;
+  try {
+    const members = (await api.get<Answer<{ name: string | null; email: string; role: string }[]>>(`/teams/${home.id}/members`)).data;
+    const admins = members.filter((member) => member.role === 'ADMIN');
+    if (admins.length === 0) return `Ask an admin of ${home.organization_name ?? 'the organization'}.`;
+    const links = admins.flatMap((admin, i) => [i === 0 ? '' : i === admins.length - 1 ? ' or ' : ', ', h('a', { href: `mailto:${admin.email}` }, admin.name ?? admin.email)]);
+    return ['Ask ', ...links, admins.length === 1 ? ', the team’s admin' : ', the team’s admins', home.organization_name ? `, or an admin of ${home.organization_name}.` : '.'];
+  } catch {
+    return null;
+  }
 }
 
 async function render(): Promise<void> {
   for (const leave of leaveHandlers.splice(0)) leave();
+  // A question or a menu of the page left behind has nothing left to act on.
+  for (const dialog of document.querySelectorAll('dialog')) dialog.close();
   const context: PageContext = { main, navigate, onLeave: (handler) => leaveHandlers.push(handler), homes, setSession, showHome };
   const { parts, params } = parseHash();
   // Replaced by the page; until its first answer comes, the person sees that it is on its way.
@@ -225,13 +277,13 @@ async function render(): Promise<void> {
       return nothingHere();
     }
     // A home the menus do not list still opens: the API decides, and its refusal is shown in words.
-    const home: Home = homes().find((x) => x.type === type && x.id === id) ?? { type, id, name: id, access: 'api' };
+    const home: Home = homes().find((x) => x.type === type && x.id === id) ?? unlisted(type, id, 'api');
     const section = SECTIONS.find((s) => s.slug === slug) ?? SECTIONS[0];
     renderTop(home, section);
     // A home the menus list says what the person may do there: API settings stay closed to EDITOR and
     // VIEWER members, even where a page would only read (a team's plan).
     if (section.needs === 'api' && home.access !== 'api') {
-      return fill(main, h('h1', { tabindex: -1 }, `${section.label} · ${home.name}`), errorBox({ detail: API_REFUSAL, code: 'forbidden' }));
+      return fill(main, h('h1', { tabindex: -1 }, `${section.label} · ${home.name}`), errorBox({ detail: API_REFUSAL, code: 'forbidden' }, await whoCanHelp(home)));
     }
     const sectionContext: SectionContext = { ...context, home, params, session: signedIn };
     if (section.slug === 'webhooks' && endpointId) return await deliveriesPage(sectionContext, endpointId);
@@ -282,5 +334,15 @@ whenSignedBackIn((data) => {
   fill(banner);
   return true;
 });
+// Escape closes an open menu and gives focus back to the button that opened it.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.menu[open]')) {
+    menu.open = false;
+    menu.querySelector('summary')?.focus();
+  }
+});
+// "2 minutes ago" stays true while a page stays open.
+setInterval(() => refreshTimes(main), 30_000);
 window.addEventListener('hashchange', render);
 void render();

@@ -36,11 +36,40 @@ export function fill(element: HTMLElement, ...children: Child[]): void {
   append(element, children);
 }
 
-/** A time as people read it, with the exact value for machines and tooltips. */
+const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+/** Up to how many seconds each unit is used for a relative time; beyond the last, the date itself. */
+const UNITS: readonly [limit: number, seconds: number, unit: Intl.RelativeTimeFormatUnit][] = [
+  [45, 1, 'second'],
+  [45 * 60, 60, 'minute'],
+  [22 * 3600, 3600, 'hour'],
+  [6 * 86_400, 86_400, 'day'],
+];
+
+/** "2 minutes ago", "in 3 hours", "yesterday"; a date further away than a week as the date and time. */
+export function relativeTime(date: Date, now: number = Date.now()): string {
+  const seconds = (date.getTime() - now) / 1000;
+  if (Math.abs(seconds) < 45) return seconds <= 0 ? 'just now' : 'in a few seconds';
+  const unit = UNITS.find(([limit]) => Math.abs(seconds) < limit);
+  if (!unit) return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return RELATIVE.format(Math.round(seconds / unit[1]), unit[2]);
+}
+
+/** The exact time, in the reader's time zone, as a tooltip shows it. */
+const exactTime = (date: Date) => date.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'long' });
+
+/**
+ * A time as people read it: relative ("2 minutes ago"), with the exact time on hover and for machines.
+ * app.ts keeps the relative words current while a page stays open (refreshTimes).
+ */
 export function time(iso: string | null): HTMLElement {
   if (!iso) return h('span', { class: 'muted' }, '—');
   const date = new Date(iso);
-  return h('time', { datetime: iso, title: iso }, date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
+  return h('time', { datetime: iso, title: exactTime(date) }, relativeTime(date));
+}
+
+/** Brings every relative time on the page up to now. */
+export function refreshTimes(root: ParentNode = document): void {
+  for (const element of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) element.textContent = relativeTime(new Date(element.dateTime));
 }
 
 /**
@@ -63,11 +92,18 @@ export function localDateTime(iso: string | null): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** An error from the API in words: its detail, with the code and request id for support. */
-export function errorBox(error: unknown): HTMLElement {
+/**
+ * An error from the API in words: its detail, then `help` (who can help, where to ask), and the code and
+ * request id for support behind a "Details" toggle, out of the way of the words.
+ */
+export function errorBox(error: unknown, help: Child = null): HTMLElement {
   const failure: Failure = typeof error === 'object' && error !== null ? error : {};
-  const box = h('div', { class: 'alert error', role: 'alert' }, h('p', {}, String(failure.detail ?? failure.message ?? error)));
-  if (failure.code) box.append(h('p', { class: 'muted small' }, `Code ${failure.code}${failure.requestId ? ` · request ${failure.requestId}` : ''}`));
+  const box = h('div', { class: 'alert error', role: 'alert' }, h('p', {}, String(failure.detail ?? failure.message ?? error)), help && h('p', {}, help));
+  if (failure.code) {
+    box.append(
+      h('details', { class: 'small' }, h('summary', {}, 'Details'), h('p', { class: 'muted' }, `Code ${failure.code}${failure.requestId ? ` · request ${failure.requestId}` : ''}`)),
+    );
+  }
   return box;
 }
 

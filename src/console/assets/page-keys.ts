@@ -129,7 +129,7 @@ export async function keysPage(context: SectionContext): Promise<void> {
         ? h(
             'div',
             { class: 'alert warning', id: 'team-keys-disabled' },
-            h('p', {}, h('strong', {}, 'Team keys are disabled.'), ` The organization${home.organization_name ? ` ${home.organization_name}` : ''} allows organization keys only, so every key of this team is refused (team_keys_disabled) and no new one can be created here.`),
+            h('p', {}, h('strong', {}, 'Team keys are disabled.'), ` The organization${home.organization_name ? ` ${home.organization_name}` : ''} allows organization keys only, so every key of this team is refused and no new one can be created here.`),
             h('p', {}, "Ask an organization admin for an organization key, or to turn organization keys only off in the organization's API settings. The keys below can still be revoked."),
           )
         : h('p', { class: 'muted' }, home.type === 'organization' ? 'An organization key reaches every team of the organization.' : 'A team key reaches this team.'),

@@ -50,10 +50,10 @@ export async function settingsPage({ main, home }: SectionContext): Promise<void
         fill(saved);
         const stops: string[] = [];
         if (organization.api_enabled && !enabled.checked) {
-          stops.push(`Every API key of ${home.name} and of its teams stops working at once: requests with them are refused with api_disabled.`);
+          stops.push(`Every API key of ${home.name} and of its teams stops working at once: their requests are refused until API access is turned on again.`);
         }
         if (!organization.org_keys_only && orgOnly.checked && enabled.checked) {
-          stops.push(`Every team key of ${home.name}'s teams stops working at once: requests with them are refused with team_keys_disabled. Organization keys go on working.`);
+          stops.push(`Every team key of the teams of ${home.name} stops working at once: their requests are refused. Organization keys go on working.`);
         }
         if (stops.length > 0) {
           const [question, label] = !enabled.checked
@@ -65,8 +65,8 @@ export async function settingsPage({ main, home }: SectionContext): Promise<void
         fill(saved, notice('Settings saved.'));
       },
       planLine(organization.plan),
-      h('div', { class: 'check' }, enabled, h('label', { for: 'api-enabled' }, 'API access'), h('p', { class: 'muted small' }, 'Off: every key of the organization and its teams is refused with api_disabled.')),
-      h('div', { class: 'check' }, orgOnly, h('label', { for: 'org-keys-only' }, 'Organization keys only'), h('p', { class: 'muted small' }, 'On: team keys are refused with team_keys_disabled.')),
+      h('div', { class: 'check' }, enabled, h('label', { for: 'api-enabled' }, 'API access'), h('p', { class: 'muted small' }, 'Off: every key of the organization and its teams is refused.')),
+      h('div', { class: 'check' }, orgOnly, h('label', { for: 'org-keys-only' }, 'Organization keys only'), h('p', { class: 'muted small' }, 'On: only organization keys work; the teams’ own keys are refused.')),
       save,
       saved,
     ),

@@ -1,5 +1,5 @@
 // Signing in: by e-mailed link for people, with the admin token for the operator.
-import { signInApi } from './api.js';
+import { ApiError, signInApi } from './api.js';
 import type { PageContext } from './context.js';
 import { actionForm, errorBox, fill, h, notice } from './dom.js';
 
@@ -15,8 +15,19 @@ export function signInPage(context: PageContext, nextHash: () => string): void {
     { class: 'card', novalidate: false },
     errors,
     async () => {
-      const answer = await signInApi.requestLink(email.value);
-      fill(sent, notice(answer.data.message));
+      fill(sent);
+      try {
+        const answer = await signInApi.requestLink(email.value);
+        fill(sent, notice(answer.data.message));
+      } catch (error) {
+        // This network has asked for its share of links: said in words, with when to try again.
+        if (error instanceof ApiError && error.status === 429) {
+          const wait = /retry after (\d+) seconds/.exec(error.detail)?.[1];
+          const when = wait ? ` Try again in ${Math.max(1, Math.ceil(Number(wait) / 60))} ${Number(wait) <= 60 ? 'minute' : 'minutes'}.` : ' Try again in a few minutes.';
+          throw { detail: `Too many sign-in links were asked for from this network just now, so none was sent.${when} A link already e-mailed still works.` };
+        }
+        throw error;
+      }
     },
     h('h2', {}, 'Sign in with your e-mail'),
     h('div', { class: 'field' }, h('label', { for: 'email' }, 'E-mail address'), email),

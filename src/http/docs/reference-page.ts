@@ -27,8 +27,9 @@ function rules(schema: Json | undefined): string {
   if (!schema) return '';
   const parts: string[] = [];
   if (schema.format) parts.push(schema.format);
-  if (schema.minLength !== undefined) parts.push(`at least ${schema.minLength} characters`);
-  if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);
+  const characters = (n: number) => `${n} ${n === 1 ? 'character' : 'characters'}`;
+  if (schema.minLength !== undefined) parts.push(`at least ${characters(schema.minLength)}`);
+  if (schema.maxLength !== undefined) parts.push(`at most ${characters(schema.maxLength)}`);
   if (schema.minimum !== undefined) parts.push(`from ${schema.minimum}`);
   if (schema.maximum !== undefined) parts.push(`to ${schema.maximum}`);
   if (schema.default !== undefined) parts.push(`default ${schema.default}`);

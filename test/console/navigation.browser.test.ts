@@ -1,0 +1,119 @@
+// The console knows the person (issue 35, items 3, 4, 6 and 8): a person lands where they can act; the
+// "Working on" picker and the page never disagree, and no heading shows a raw id; a refusal names who can
+// help, with its code behind "Details"; arrow keys in the picker wait for Enter; a dialog closes when the
+// page changes; times read "just now" with the exact time on hover; the header links to the API docs;
+// the sign-in page says when this network has asked for too many links.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestService } from '../support/service.js';
+import { alertText, consolePage, launchChromium, startListeningService } from './browser.js';
+import { mailedLinkToken, requestLink } from './sessions.js';
+
+let browser: Browser;
+let t: TestService;
+let baseUrl: string;
+let page: Page;
+const world: Record<string, any> = {};
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  ({ t, baseUrl } = await startListeningService({ RATE_LIMIT_PER_MINUTE: '40' }));
+  world.organization = await t.admin('POST', '/organizations', { name: 'Northwind Outfitters', plan: 'growth' });
+  world.alpha = await t.admin('POST', '/teams', { name: 'Alpha', organization_id: world.organization.id });
+  world.beta = await t.admin('POST', '/teams', { name: 'Beta', organization_id: world.organization.id });
+  world.gamma = await t.admin('POST', '/teams', { name: 'Gamma', organization_id: world.organization.id });
+  world.ana = await t.admin('POST', '/users', { email: 'ana-nav@example.com', name: 'Ana Lima' });
+  world.ed = await t.admin('POST', '/users', { email: 'ed-nav@example.com', name: 'Ed Editor' });
+  await t.admin('PUT', `/teams/${world.alpha.id}/members/${world.ana.id}`, { role: 'ADMIN' });
+  // Ed edits guides in Alpha, and is an admin of Beta only.
+  await t.admin('PUT', `/teams/${world.alpha.id}/members/${world.ed.id}`, { role: 'EDITOR' });
+  await t.admin('PUT', `/teams/${world.beta.id}/members/${world.ed.id}`, { role: 'ADMIN' });
+  page = await consolePage(browser);
+  page.setDefaultTimeout(8000);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const picked = () => page.getByLabel('Working on').locator('option:checked').innerText();
+
+describe('the console knows the person', () => {
+  it('lands on the team where the person can act, not where they may only edit', async () => {
+    expect((await requestLink(t, world.ed.email)).statusCode).toBe(202);
+    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, world.ed.email)}`);
+    await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
+    expect(await picked()).toBe('Beta');
+  });
+
+  it('a refusal names the team’s admins with a link to write to them, and keeps its code behind "Details"', async () => {
+    await page.goto(`${baseUrl}/console/#/team/${world.alpha.id}/keys`);
+    const text = await alertText(page);
+    expect(text).toContain("Only the team's admins and its organization's admins may open");
+    expect(text).toContain('Ask Ana Lima, the team’s admin, or an admin of Northwind Outfitters.');
+    expect(await page.getByRole('alert').getByRole('link', { name: 'Ana Lima' }).getAttribute('href')).toBe('mailto:ana-nav@example.com');
+    const code = page.getByRole('alert').getByText('Code forbidden');
+    expect(await code.isVisible()).toBe(false);
+    await page.getByRole('alert').getByText('Details').click();
+    expect(await code.isVisible()).toBe(true);
+  });
+
+  it('a team reached by its address that the menus do not list: the picker agrees with the page, and no heading shows its id', async () => {
+    await page.goto(`${baseUrl}/console/#/team/${world.gamma.id}/guides`);
+    await page.getByRole('heading', { name: 'Guides · This team', level: 1 }).waitFor();
+    expect(await picked()).toBe('This team');
+    for (const heading of await page.getByRole('heading').allInnerTexts()) expect(heading).not.toContain(world.gamma.id);
+  });
+
+  it('arrow keys in the picker move through the choices without leaving the page; Enter goes there', async () => {
+    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+    await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
+    const picker = page.getByLabel('Working on');
+    await picker.focus();
+    await page.keyboard.press('ArrowUp');
+    expect(await picked()).toBe('Alpha');
+    expect(await page.evaluate('location.hash')).toBe(`#/team/${world.beta.id}/keys`);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Guides · Alpha', level: 1 }).waitFor();
+  });
+
+  it('a dialog left open closes when the page changes', async () => {
+    await t.admin('POST', '/api-keys', { home: { type: 'team', id: world.beta.id }, name: 'Old key', scopes: ['guides:read'], expires_in_days: 30 });
+    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+    await page.getByRole('button', { name: 'Revoke Old key' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.evaluate(`location.hash = '#/team/${world.beta.id}/audit'`);
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // Nothing was revoked: the list holds only keys not revoked.
+    expect((await t.admin('GET', `/api-keys?home_type=team&home_id=${world.beta.id}`)).map((key: any) => key.name)).toEqual(['Old key']);
+  });
+
+  it('times read as people say them ("just now"), with the exact time on hover, and the header links to the API docs', async () => {
+    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+    const created = page.locator('tbody time').first();
+    await created.waitFor();
+    expect(await created.innerText()).toMatch(/^(just now|\d+ seconds? ago)$/);
+    expect(await created.getAttribute('title')).toContain(String(new Date().getFullYear()));
+    const docs = page.getByRole('banner').getByRole('link', { name: 'API docs' });
+    expect(await docs.evaluate((link) => (link as unknown as { href: string }).href)).toBe(`${baseUrl}/docs`);
+  });
+});
+
+describe('the sign-in page', () => {
+  it('says in words when this network has asked for too many links, and when to try again', async () => {
+    const signIn = await consolePage(browser);
+    await signIn.goto(`${baseUrl}/console/#/sign-in`);
+    const email = signIn.getByLabel('E-mail address');
+    await email.fill('someone@example.com');
+    await signIn.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await signIn.getByRole('status').filter({ hasText: 'No more than 5 links are sent' }).waitFor();
+    // This network's share of requests goes (RATE_LIMIT_PER_MINUTE is 40 here).
+    for (let i = 0; i < 45; i++) await requestLink(t, 'someone@example.com');
+    await signIn.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    const text = await alertText(signIn);
+    expect(text).toMatch(/^Too many sign-in links were asked for from this network just now, so none was sent\. Try again in \d+ minutes?\. A link already e-mailed still works\./);
+    await signIn.context().close();
+  });
+});
