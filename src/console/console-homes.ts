@@ -15,6 +15,8 @@ export interface ConsoleTeam {
   access: TeamAccess;
   /** The team's organization has organization keys only on: the team's own keys are refused. */
   team_keys_disabled: boolean;
+  /** The team's organization has switched API access off: every key of the team is refused. */
+  api_disabled: boolean;
 }
 
 export interface ConsoleOrganization {
@@ -42,6 +44,7 @@ export async function consoleHomes(
       'teams.plan as team_plan',
       'organizations.plan as organization_plan',
       'organizations.org_keys_only',
+      'organizations.api_enabled',
     ])
     .orderBy('teams.name')
     .orderBy('teams.id')
@@ -64,9 +67,11 @@ export async function consoleHomes(
   ]);
   return {
     organizations,
-    teams: teams.map(({ team_plan, organization_plan, org_keys_only, ...team }) => ({
+    teams: teams.map(({ team_plan, organization_plan, org_keys_only, api_enabled, ...team }) => ({
       ...team,
       team_keys_disabled: Boolean(org_keys_only),
+      // A team without an organization has its own API access, which the organization cannot switch off.
+      api_disabled: api_enabled !== null && !api_enabled,
       plan: organization_plan ?? team_plan,
       role: grants?.teamRoles.get(team.id) ?? null,
       access: grants === null ? 'api' : teamAccess(grants, team)!,

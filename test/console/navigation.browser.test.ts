@@ -101,6 +101,26 @@ describe('the console knows the person', () => {
   });
 });
 
+describe('a team page when the organization has switched API access off', () => {
+  it('says so in words, and who can turn it on', async () => {
+    await t.admin('PATCH', `/organizations/${world.organization.id}`, { api_enabled: false });
+    try {
+      await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+      await page.reload();
+      const warning = page.locator('#api-disabled');
+      await warning.waitFor();
+      expect(await warning.innerText()).toContain(
+        "API access is switched off. The organization Northwind Outfitters has switched API access off, so every key of this team is refused until an organization admin turns it on again",
+      );
+    } finally {
+      await t.admin('PATCH', `/organizations/${world.organization.id}`, { api_enabled: true });
+    }
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
+    expect(await page.locator('#api-disabled').count()).toBe(0);
+  });
+});
+
 describe('the sign-in page', () => {
   it('says in words when this network has asked for too many links, and when to try again', async () => {
     const signIn = await consolePage(browser);

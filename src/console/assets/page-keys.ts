@@ -19,9 +19,12 @@ const EXPIRIES: readonly (readonly [days: string, label: string])[] = [
   ['', 'Never'],
 ];
 
-/** Whether the team's own keys are refused now: read afresh, as an organization admin may have just changed it. */
-async function teamKeysDisabled(context: SectionContext): Promise<boolean> {
-  if (context.home.type !== 'team') return false;
+/**
+ * What the team's organization allows its keys now (team keys refused, API access off): read afresh, as an
+ * organization admin may have just changed it. Nothing for an organization's own page.
+ */
+async function organizationPolicy(context: SectionContext): Promise<{ teamKeysDisabled: boolean; apiDisabled: boolean }> {
+  if (context.home.type !== 'team') return { teamKeysDisabled: false, apiDisabled: false };
   let session = context.session;
   try {
     session = (await signInApi.whoAmI()).data;
@@ -29,7 +32,8 @@ async function teamKeysDisabled(context: SectionContext): Promise<boolean> {
   } catch {
     // Signed out meanwhile: the list's own request says so; the page goes by what it knew.
   }
-  return session.teams.find((team) => team.id === context.home.id)?.team_keys_disabled ?? false;
+  const team = session.teams.find((each) => each.id === context.home.id);
+  return { teamKeysDisabled: team?.team_keys_disabled ?? false, apiDisabled: team?.api_disabled ?? false };
 }
 
 export async function keysPage(context: SectionContext): Promise<void> {
@@ -121,10 +125,18 @@ export async function keysPage(context: SectionContext): Promise<void> {
   const title = h('h1', { tabindex: -1 }, `API keys · ${home.name}`);
   fill(main, title, loading());
   try {
-    const disabled = await teamKeysDisabled(context);
+    const policy = await organizationPolicy(context);
+    const disabled = policy.teamKeysDisabled;
+    const organization = home.organization_name ? `The organization ${home.organization_name}` : 'The organization';
     fill(
       main,
       title,
+      policy.apiDisabled &&
+        h(
+          'div',
+          { class: 'alert warning', id: 'api-disabled' },
+          h('p', {}, h('strong', {}, 'API access is switched off.'), ` ${organization} has switched API access off, so every key of this team is refused until an organization admin turns it on again in the organization's API settings.`),
+        ),
       disabled
         ? h(
             'div',
