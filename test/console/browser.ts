@@ -1,6 +1,6 @@
 // A real browser against a listening service, for the console's browser tests: Debian's Chromium driven
 // by playwright-core. A missing Chromium fails the tests (CI installs it); nothing is skipped.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { startTestService, type TestService } from '../support/service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const CONSOLE_ASSETS = join(import.meta.dirname, '../../src/console/assets');
 
 // Without the background-networking switches Chromium keeps calling home, which a closed network refuses.
 const CHROMIUM_ARGS = [
@@ -43,7 +44,24 @@ export async function startListeningService(env: Record<string, string> = {}): P
   const baseUrl = `http://127.0.0.1:${port}`;
   const t = await startTestService({ PUBLIC_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', ...env });
   await t.service.app.listen({ port, host: '127.0.0.1' });
+  await warmConsole(baseUrl);
   return { t, baseUrl };
+}
+
+/**
+ * Asks once for every console module, so that the service (run from source) has compiled them all before
+ * a browser loads the console: a first page.goto on a loaded machine otherwise waits for the TypeScript
+ * compiler to load and compile each module in turn, past its time-out.
+ */
+async function warmConsole(baseUrl: string): Promise<void> {
+  const modules = readdirSync(CONSOLE_ASSETS).filter((name) => name.endsWith('.ts'));
+  await Promise.all(
+    modules.map(async (name) => {
+      const response = await fetch(`${baseUrl}/console/assets/${name.replace(/\.ts$/, '.js')}`);
+      expect(response.status, name).toBe(200);
+      await response.arrayBuffer();
+    }),
+  );
 }
 
 /** A page that fails the test on any script error or failed request of the console. */
