@@ -5,7 +5,10 @@
 // the sign-in page says when this network has asked for too many links.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver } from '../support/receiver.js';
 import type { TestService } from '../support/service.js';
+import { eventually } from '../support/waiting.js';
+import { closedPortUrl } from '../support/webhooks.js';
 import { alertText, consolePage, launchChromium, startListeningService } from './browser.js';
 import { mailedLinkToken, requestLink } from './sessions.js';
 
@@ -118,6 +121,40 @@ describe('a team page when the organization has switched API access off', () => 
     await page.reload();
     await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
     expect(await page.locator('#api-disabled').count()).toBe(0);
+  });
+});
+
+describe("an organization admin's view of every team", () => {
+  it('lists every endpoint and key of the organization and its teams, failing endpoints first and keys by expiry', async () => {
+    const receiver = await startReceiver();
+    try {
+      const olga = await t.admin('POST', '/users', { email: 'olga-nav@example.com', name: 'Olga Org' });
+      await t.admin('PUT', `/organizations/${world.organization.id}/admins/${olga.id}`);
+      const healthy = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: world.alpha.id }, url: `${receiver.url}/alpha`, events: ['guide.created'] });
+      const failing = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: world.beta.id }, url: await closedPortUrl(), events: ['guide.created'] });
+      await receiver.waitFor(1);
+      await eventually('the failing ping recorded', async () => (await t.admin('GET', `/webhook-endpoints/${failing.id}/health`)).consecutive_failures > 0);
+      await t.admin('POST', '/api-keys', { home: { type: 'organization', id: world.organization.id }, name: 'Org forever', scopes: ['guides:read'], expires_in_days: null });
+      await t.admin('POST', '/api-keys', { home: { type: 'team', id: world.gamma.id }, name: 'Gamma soon', scopes: ['guides:read'], expires_in_days: 30 });
+
+      const olgaPage = await consolePage(browser);
+      olgaPage.setDefaultTimeout(8000);
+      expect((await requestLink(t, olga.email)).statusCode).toBe(202);
+      await olgaPage.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, olga.email)}`);
+      await olgaPage.getByRole('heading', { name: /API keys · Northwind Outfitters/ }).waitFor();
+      await olgaPage.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'All teams' }).click();
+      await olgaPage.getByRole('heading', { name: 'Overview · Northwind Outfitters', level: 1 }).waitFor();
+      const endpointRows = olgaPage.getByRole('table', { name: 'Webhook endpoints of every team' }).locator('tbody tr');
+      await endpointRows.first().waitFor();
+      expect(await endpointRows.allInnerTexts()).toEqual([expect.stringContaining('Failing: 1 in a row'), expect.stringContaining('Active')]);
+      expect(await endpointRows.nth(0).innerText()).toContain('Beta');
+      expect(await endpointRows.nth(1).getByRole('link').getAttribute('href')).toBe(`#/team/${world.alpha.id}/webhooks/${healthy.id}`);
+      const keyNames = await olgaPage.getByRole('table', { name: 'API keys of every team' }).locator('tbody tr td:first-child').allInnerTexts();
+      expect(keyNames.indexOf('Gamma soon')).toBeLessThan(keyNames.indexOf('Org forever'));
+      await olgaPage.context().close();
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { auditPage } from './page-audit.js';
 import { deliveriesPage } from './page-deliveries.js';
 import { guidePage, guidesPage } from './page-guides.js';
 import { keysPage } from './page-keys.js';
+import { overviewPage } from './page-overview.js';
 import { settingsPage } from './page-settings.js';
 import { completeSignIn, signInPage } from './page-sign-in.js';
 import { webhooksPage } from './page-webhooks.js';
@@ -36,6 +37,7 @@ interface Section {
   /** What the home must allow: its API settings, or only reading. */
   needs: 'api' | 'read';
   teamOnly?: boolean;
+  organizationOnly?: boolean;
   page(context: SectionContext): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ const SECTIONS: readonly [Section, ...Section[]] = [
   { slug: 'keys', label: 'API keys', needs: 'api', page: keysPage },
   { slug: 'webhooks', label: 'Webhooks', needs: 'api', page: webhooksPage },
   { slug: 'settings', label: 'API settings', needs: 'api', page: settingsPage },
+  { slug: 'overview', label: 'All teams', needs: 'api', organizationOnly: true, page: overviewPage },
   { slug: 'guides', label: 'Guides', needs: 'read', teamOnly: true, page: guidesPage },
   { slug: 'audit', label: 'Audit log', needs: 'api', page: auditPage },
 ];
@@ -64,7 +67,9 @@ function homes(): Home[] {
 }
 
 const sectionsFor = (home: Home) =>
-  SECTIONS.filter((s) => (s.needs === 'api' ? home.access === 'api' : true) && !(s.teamOnly && home.type !== 'team'));
+  SECTIONS.filter(
+    (s) => (s.needs === 'api' ? home.access === 'api' : true) && !(s.teamOnly && home.type !== 'team') && !(s.organizationOnly && home.type !== 'organization'),
+  );
 
 /** Where a home opens: its first section (every home the menus list has one). */
 const homeHash = (home: Home) => `#/${home.type}/${home.id}/${(sectionsFor(home)[0] ?? SECTIONS[0]).slug}`;
@@ -278,7 +283,8 @@ async function render(): Promise<void> {
     }
     // A home the menus do not list still opens: the API decides, and its refusal is shown in words.
     const home: Home = homes().find((x) => x.type === type && x.id === id) ?? unlisted(type, id, 'api');
-    const section = SECTIONS.find((s) => s.slug === slug) ?? SECTIONS[0];
+    // A section of the other kind of home (a team's Guides asked of an organization) is not there.
+    const section = SECTIONS.find((s) => s.slug === slug && !(s.teamOnly && type !== 'team') && !(s.organizationOnly && type !== 'organization')) ?? SECTIONS[0];
     renderTop(home, section);
     // A home the menus list says what the person may do there: API settings stay closed to EDITOR and
     // VIEWER members, even where a page would only read (a team's plan).
