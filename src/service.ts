@@ -141,7 +141,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       eventFeed,
       dialect: store.dialect,
       clock: options.clock ?? systemClock,
-      settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs },
+      settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs, webhookRetries: config.webhookRetryDelaysMs.length },
       cursorSecret: await serviceSecret(store.db, 'cursor_hmac_key'),
       outbox: { wake: () => (worker?.wake(), maintenance?.wake(), eventFeed?.committed()), wakeSenders: () => (worker?.wake(), eventFeed?.committed()) },
     };

@@ -66,7 +66,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
     db: store.db,
     dialect: store.dialect,
     clock: clock.systemClock,
-    settings: { appUrl: settings.appUrl, previewSteps: settings.previewSteps, coalesceMs: settings.webhookCoalesceMs },
+    settings: { appUrl: settings.appUrl, previewSteps: settings.previewSteps, coalesceMs: settings.webhookCoalesceMs, webhookRetries: settings.webhookRetryDelaysMs.length },
     cursorSecret: await serviceSecrets.serviceSecret(store.db, 'cursor_hmac_key'),
     outbox: { wake: () => undefined, wakeSenders: () => undefined },
   };
@@ -142,7 +142,7 @@ export async function explainSearch(databaseUrl: string, organizationKey: string
       db,
       dialect: 'sqlite',
       clock: clock.systemClock,
-      settings: { appUrl: 'http://bench', previewSteps: 3, coalesceMs: 0 },
+      settings: { appUrl: 'http://bench', previewSteps: 3, coalesceMs: 0, webhookRetries: 0 },
       cursorSecret: Buffer.alloc(32),
       outbox: { wake: () => undefined, wakeSenders: () => undefined },
     };

@@ -24,6 +24,7 @@ import { signInLinkAddresses } from './migrations/0015_sign_in_link_addresses.js
 import { auditEvents } from './migrations/0016_audit_events.js';
 import { signingKeyOverlap } from './migrations/0017_signing_key_overlap.js';
 import { guideTitleWords } from './migrations/0018_guide_title_words.js';
+import { testEvents } from './migrations/0019_test_events.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -44,6 +45,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0016_audit_events': auditEvents(store.dialect),
     '0017_signing_key_overlap': signingKeyOverlap(store.dialect),
     '0018_guide_title_words': guideTitleWords(store.dialect),
+    '0019_test_events': testEvents,
   };
 }
 

@@ -119,6 +119,8 @@ export interface EventsTable {
   created_at: string;
   /** Commit order for the events feed: the writing transaction on PostgreSQL, 0 on SQLite (migration 0012). */
   feed_txid: Generated<string | number>;
+  /** A test event sent to one endpoint (the console's "Send test event"): kept out of the events feed (migration 0019). */
+  test: Generated<Flag>;
 }
 
 /** Per team and per organization, the created_at of the newest event retention took out of the events feed. */

@@ -14,6 +14,8 @@ export interface DomainSettings {
   previewSteps: number;
   /** Edits to one guide within this many ms of the first form one guide.updated; 0 sends each at once. */
   coalesceMs: number;
+  /** How many times a failed delivery is retried (WEBHOOK_RETRY_DELAYS): the console says "retry 3 of 8". */
+  webhookRetries: number;
 }
 
 /** Wakes the loops that work from the store; called after a write commits, so they see what it wrote. */

@@ -22,6 +22,20 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The events an endpoint can pick; `ping` goes to every endpoint without being picked. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((type): type is Exclude<EventType, 'ping'> => type !== 'ping');
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+
+/** When each event is emitted (spec §6.3–6.6), in one line: for the reference and the console's endpoint form. */
+export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
+  'guide.created': 'A guide is created in the team, or moved into it from another team; drafts count.',
+  'guide.updated': 'A guide changes, draft or not; `changed` lists the columns that changed.',
+  'guide.ready': 'Processing of a recording or import finished and the guide has its steps.',
+  'guide.failed': 'Processing failed; the guide remains.',
+  'guide.deleted': 'A guide is deleted or moved out of the team.',
+  'member.joined': 'Someone joins the team.',
+  'member.left': 'Someone leaves the team.',
+  'member.role_changed': "A member's role on the team changes.",
+  ping: 'An admin asked for a ping, or the endpoint was just registered.',
+};
 
 export interface EventInput {
   type: EventType;
@@ -32,6 +46,8 @@ export interface EventInput {
   at: Date;
   /** A ping goes to this endpoint only; other events to every endpoint of the team or organization. */
   endpointId?: string;
+  /** A test sent to one endpoint (with `endpointId`): never in the events feed. */
+  test?: boolean;
 }
 
 export interface RecordedEvent {
@@ -61,6 +77,7 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<Rec
       organization_id: envelope.organization_id,
       payload: JSON.stringify(envelope),
       created_at: envelope.created_at,
+      test: input.test ? 1 : 0,
     })
     .execute();
   // Its commit notifies, even when no endpoint receives it: requests waiting on the events feed listen too.

@@ -1,6 +1,6 @@
 // Webhook endpoints (decisions §6, §7): registered for a team or an organization with the events they
-// pick; a ping is sent when one is created and whenever an admin asks; the signing key is shown on
-// request and rotated, at once or with an overlap.
+// pick; a ping is sent when one is created and whenever an admin asks, as is a test event of any type;
+// the signing key is shown on request and rotated, at once or with an overlap.
 import { fieldsSet, recordAudit } from '../domain/audit.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
 import { isPostgres } from '../db/sql-functions.js';
@@ -8,12 +8,13 @@ import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { liftProbeGate, lockQueues, openQueue } from '../domain/delivery-queues.js';
 import { InvalidInputError, LimitReachedError, NotFoundError } from '../domain/errors.js';
-import { recordEvent, SUBSCRIBABLE_EVENTS } from '../domain/events.js';
+import { type EventType, recordEvent, SUBSCRIBABLE_EVENTS, type SubscribableEvent } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
 import { type Home, homeOf, requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
 import { newSigningKey } from './signing.js';
+import { testEventData } from './test-events.js';
 import { ENDPOINT_COLUMNS } from '../db/columns.js';
 
 export type Endpoint = WebhookEndpointsTable;
@@ -94,6 +95,12 @@ async function recordPing(trx: Executor, endpoint: Endpoint, now: Date): Promise
     endpointId: endpoint.id,
     data: { message: `Ping from the guide service: ${endpoint.url} is set up to receive events.` },
   });
+}
+
+/** A test event of another type: to this endpoint only, with sample data, and never in the events feed. */
+async function recordTestEvent(trx: Executor, endpoint: Endpoint, type: SubscribableEvent, appUrl: string, now: Date): Promise<void> {
+  const origin = await pingOrigin(trx, endpoint);
+  await recordEvent(trx, { type, ...origin, at: now, endpointId: endpoint.id, test: true, data: testEventData(type, origin.teamId, appUrl, now) });
 }
 
 export async function createEndpoint(
@@ -237,10 +244,16 @@ export async function forgetEndedOldKeys(ctx: DomainContext, now: Date): Promise
     .execute();
 }
 
-export async function pingEndpoint(ctx: DomainContext, id: string): Promise<void> {
+/**
+ * Sends the endpoint a ping, or a test event of the type asked for (whether or not the endpoint picked
+ * it). Like any event, it is kept as missed while the endpoint is paused.
+ */
+export async function pingEndpoint(ctx: DomainContext, id: string, type: EventType = 'ping'): Promise<void> {
   await transact(ctx, async (trx) => {
     const endpoint = await requireEndpoint(trx, id);
-    await recordPing(trx, endpoint, ctx.clock.now());
+    const now = ctx.clock.now();
+    if (type === 'ping') await recordPing(trx, endpoint, now);
+    else await recordTestEvent(trx, endpoint, type, ctx.settings.appUrl, now);
     await recordAudit(ctx, trx, { action: 'webhook_endpoint.pinged', target: { type: 'webhook_endpoint', id }, home: homeOf(endpoint) });
   });
 }

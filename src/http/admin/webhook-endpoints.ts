@@ -1,5 +1,5 @@
 // Webhook endpoints (decisions §7): create (with a ping), list, read, change, delete, reveal and rotate
-// the signing key, resume, and ping on demand.
+// the signing key, resume, and ping (or send a test event of any type) on demand.
 import { Type } from '@sinclair/typebox';
 import { homeOf } from '../../domain/teams.js';
 import {
@@ -19,7 +19,7 @@ import type { AdminRoutes } from './admin-plugin.js';
 import { presentEndpointHealth } from './presenters.js';
 import { HomeQuery, IdParams } from './schemas.js';
 import { signingKeysAt, standardWebhooksSecret } from '../../webhooks/signing.js';
-import { EndpointChanges, NewEndpoint, Rotation, SigningKey } from './webhook-schemas.js';
+import { EndpointChanges, NewEndpoint, PingRequest, Rotation, SigningKey } from './webhook-schemas.js';
 
 const EndpointAnswer = Type.Object({ data: Type.Ref('AdminWebhookEndpoint') });
 const SigningKeyAnswer = Type.Object({ data: SigningKey });
@@ -227,10 +227,25 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
 
   app.post(
     '/webhook-endpoints/:id/ping',
-    { config: { sessions: true }, schema: { operationId: 'pingWebhookEndpoint', summary: 'Send a ping', description: 'Sends a `ping` event to this endpoint alone, whatever events it picked.', tags: TAGS, params: IdParams, response: respond(202, 'A ping is on its way', null) } },
+    {
+      config: { sessions: true },
+      schema: {
+        operationId: 'pingWebhookEndpoint', summary: 'Send a ping or a test event',
+        description:
+          'Sends a `ping` event to this endpoint alone, whatever events it picked; with `event_type`, a test event of that type instead (the body may be left out). While the endpoint is paused it is kept as missed, like any event, and sent if the endpoint is resumed with `redeliver_missed`.',
+        tags: TAGS,
+        params: IdParams,
+        body: PingRequest,
+        response: respond(202, 'The ping or test event is on its way, or kept as missed while the endpoint is paused', null),
+      },
+      // The body is optional: an empty one asks for a ping.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
     async (request, reply) => {
       await can.endpoint(request, request.params.id);
-      await pingEndpoint(ctx, request.params.id);
+      await pingEndpoint(ctx, request.params.id, request.body.event_type ?? 'ping');
       return reply.code(202).send();
     },
   );

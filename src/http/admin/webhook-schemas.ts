@@ -43,6 +43,20 @@ export const SigningKey = Type.Object(
 );
 
 /** The rotation's body: how long the replaced key keeps signing. */
+/** What POST /webhook-endpoints/{id}/ping sends: a ping, or a test event of another type. */
+export const PingRequest = Type.Object(
+  {
+    event_type: Type.Optional(
+      StringEnum(EVENT_TYPES, {
+        default: 'ping',
+        description:
+          'The type of event to send, whether or not the endpoint picked it. Any type but `ping` is a test: its `data` is a sample (a guide or person that does not exist, named as a test event), and it is never in the events feed (GET /v1/events).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const Rotation = Type.Object(
   {
     keep_old_for_hours: Type.Optional(

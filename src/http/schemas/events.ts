@@ -2,7 +2,7 @@
 // one entry per event type with the envelope's schema, an example, and the headers that sign it.
 // test/http/openapi-webhooks.test.ts checks real deliveries against these schemas, so they cannot drift.
 import { type TSchema, Type } from '@sinclair/typebox';
-import { EVENT_TYPES, type EventType } from '../../domain/events.js';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../domain/events.js';
 import type { OpenApiWebhooks } from '../openapi-document.js';
 import { CHANGE_COLUMNS } from '../../domain/guides/guide-events.js';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
@@ -63,17 +63,6 @@ const DATA: Record<EventType, TSchema> = {
   ping: PingData,
 };
 
-const WHEN: Record<EventType, string> = {
-  'guide.created': 'A guide is created in the team, or moved into it from another team; drafts count.',
-  'guide.updated': 'A guide changes, draft or not; `changed` lists the columns that changed.',
-  'guide.ready': 'Processing of a recording or import finished and the guide has its steps.',
-  'guide.failed': 'Processing failed; the guide remains.',
-  'guide.deleted': 'A guide is deleted or moved out of the team.',
-  'member.joined': 'Someone joins the team.',
-  'member.left': 'Someone leaves the team.',
-  'member.role_changed': "A member's role on the team changes.",
-  ping: 'An admin asked for a ping, or the endpoint was just registered.',
-};
 
 /** The envelope of one event type: the same for every delivery of it, retries included. */
 export function eventEnvelope(type: EventType): TSchema {
@@ -141,7 +130,7 @@ export function webhooksSection(appUrl: string): OpenApiWebhooks {
       {
         post: {
           summary: `The ${type} event`,
-          description: `${WHEN[type]} Delivered as a signed JSON POST to every endpoint that picked it${type === 'ping' ? ' (a ping goes to one endpoint, unpicked)' : ''}; any 2xx answer within the time-out counts as delivered, anything else is retried.`,
+          description: `${EVENT_DESCRIPTIONS[type]} Delivered as a signed JSON POST to every endpoint that picked it${type === 'ping' ? ' (a ping goes to one endpoint, unpicked)' : ''}; any 2xx answer within the time-out counts as delivered, anything else is retried.`,
           operationId: `on_${type.replace('.', '_')}`,
           tags: ['Webhooks'],
           parameters: SIGNATURE_HEADERS.map((header) => ({ in: 'header', required: true, schema: { type: 'string' }, ...header })),
