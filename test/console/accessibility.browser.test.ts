@@ -40,7 +40,8 @@ afterAll(async () => {
 const consolePages = () => [
   { hash: `#/team/${world.team.id}/keys`, heading: 'API keys' },
   { hash: `#/team/${world.team.id}/webhooks`, heading: 'Webhooks' },
-  { hash: `#/team/${world.team.id}/webhooks/${world.endpoint.id}`, heading: 'Deliveries' },
+  // An endpoint's page is headed by its URL (issue 35: health, signing key, deliveries and actions).
+  { hash: `#/team/${world.team.id}/webhooks/${world.endpoint.id}`, heading: world.endpoint.url },
   { hash: `#/team/${world.team.id}/settings`, heading: 'API settings' },
   { hash: `#/team/${world.team.id}/guides`, heading: 'Guides' },
   { hash: `#/guides/${world.guide.id}`, heading: 'Reset a customer password' },

@@ -117,19 +117,20 @@ describe('a team admin in the console', () => {
   it('adds an endpoint pointing at a local receiver, which gets the ping', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks · Support' }).waitFor();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByLabel('guide.created').check();
     await page.getByLabel('guide.updated').check();
     await page.getByLabel('Description (optional)').fill('Local receiver');
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await page.getByRole('heading', { name: receiver.url }).waitFor();
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    await page.getByRole('link', { name: receiver.url, exact: true }).waitFor();
     await receiver.waitFor(1);
     expect(receiver.received[0]!.headers['x-service-event']).toBe('ping');
     await screenshot(page, '03-webhooks');
   });
 
-  it('sees the ping in the Deliveries list with its details, and sends it again', async () => {
-    await page.getByRole('link', { name: 'Deliveries' }).click();
+  it("sees the ping in the Deliveries list of the endpoint's page with its details, and sends it again", async () => {
+    await page.getByRole('link', { name: receiver.url, exact: true }).click();
     await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
     await page.locator('.badge.delivered').first().waitFor();
     // Each event is one row, its attempts folded under it.
@@ -137,7 +138,7 @@ describe('a team admin in the console', () => {
     await page.getByRole('button', { name: /^Details of attempt 1 of ping/ }).click();
     await page.getByRole('heading', { name: 'Request headers' }).waitFor();
     expect(await page.locator('#delivery-detail').innerText()).toContain('x-service-signature');
-    await page.getByRole('button', { name: 'Send ping again' }).first().click();
+    await page.getByRole('button', { name: /^Send again: ping / }).first().click();
     await page.getByRole('status').filter({ hasText: 'Sent again as attempt 2' }).waitFor();
     await receiver.waitFor(2);
     // The list refreshes itself until the new attempt is delivered.
@@ -145,11 +146,10 @@ describe('a team admin in the console', () => {
     await screenshot(page, '04-deliveries');
   });
 
-  it('reveals the signing key on the endpoint, rotates it after confirming, and deliveries are signed with the new key', async () => {
-    await page.getByRole('link', { name: '← Webhooks' }).click();
+  it("reveals the signing key on the endpoint's page, rotates it after confirming, and deliveries are signed with the new key", async () => {
     await openMenu();
     await page.getByRole('button', { name: 'Reveal signing key' }).click();
-    const keyField = page.getByLabel('Signing key', { exact: true });
+    const keyField = page.getByRole('textbox', { name: 'Signing key', exact: true });
     await keyField.waitFor();
     const oldKey = await keyField.inputValue();
     expect(signatureOfLastPing()).toBe(signature(oldKey, lastOfType('ping')!.body));
@@ -161,9 +161,9 @@ describe('a team admin in the console', () => {
     expect(await page.getByRole('dialog').getByLabel('Keep the old key signing for').inputValue()).toBe('24');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
-    const overlapping = await page.getByLabel('Signing key', { exact: true }).inputValue();
+    const overlapping = await page.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue();
     expect(overlapping).not.toBe(oldKey);
-    expect(await page.getByLabel('Old signing key', { exact: true }).inputValue()).toBe(oldKey);
+    expect(await page.getByRole('textbox', { name: 'Old signing key', exact: true }).inputValue()).toBe(oldKey);
     await page.getByText('The old signing key still signs beside the new one until').waitFor();
     await screenshot(page, '05-signing-key');
 
@@ -173,10 +173,10 @@ describe('a team admin in the console', () => {
     await page.getByRole('dialog').getByLabel('Keep the old key signing for').selectOption('0');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await eventually('the new key without an old one', async () => {
-      const shown = await page.getByLabel('Signing key', { exact: true }).inputValue();
-      return shown !== overlapping && (await page.getByLabel('Old signing key', { exact: true }).count()) === 0 ? true : undefined;
+      const shown = await page.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue();
+      return shown !== overlapping && (await page.getByRole('textbox', { name: 'Old signing key', exact: true }).count()) === 0 ? true : undefined;
     });
-    const newKey = await page.getByLabel('Signing key', { exact: true }).inputValue();
+    const newKey = await page.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue();
     expect(await page.getByText('The old signing key still signs').count()).toBe(0);
 
     await openMenu();
@@ -192,8 +192,8 @@ describe('a team admin in the console', () => {
     await receiver.waitFor(4);
     await eventually('the endpoint is paused', async () => {
       await page.reload();
-      // The list (and each endpoint's health) loads after the page does: read it once it is there.
-      await page.getByText('Loading endpoints…').waitFor({ state: 'detached' });
+      // The health and the deliveries load after the page does: read them once they are there.
+      await page.locator('main .loading').first().waitFor({ state: 'detached' });
       return (await page.getByText('Paused: the receiver answered 410 Gone').count()) === 1 ? true : undefined;
     });
     await screenshot(page, '06-webhooks-paused');
@@ -208,6 +208,7 @@ describe('a team admin in the console', () => {
 
     receiver.answer = { status: 200 };
     await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: receiver.url, exact: true }).click();
     await openMenu();
     await page.getByRole('button', { name: 'Resume…' }).click();
     const dialog = page.getByRole('dialog');
@@ -226,7 +227,6 @@ describe('a team admin in the console', () => {
   });
 
   it('filters the Deliveries list by status', async () => {
-    await page.getByRole('link', { name: 'Deliveries' }).click();
     await page.getByLabel('Status').selectOption('failed');
     await eventually('only the failed attempt (the 410) is listed', async () => {
       const badges = await page.locator('tbody li.attempt .badge').allTextContents();
@@ -241,14 +241,15 @@ describe('a team admin in the console', () => {
     await eventually('the ping of the second endpoint', () => receiver.received.some((r) => r.path === '/hook/second'));
     await page.goto(`${baseUrl}/console/#/team/${world.team.id}/webhooks`);
     await page.getByRole('heading', { name: 'Webhooks · Support' }).waitFor();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByLabel('URL').fill(`${receiver.url}/third`);
     await page.getByLabel('guide.created').check();
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
     expect(await alertText(page)).toContain(
       'This team already has 2 webhook endpoints, the most it may have (WEBHOOK_MAX_ENDPOINTS_PER_HOME is 2); delete one to add another',
     );
     await t.admin('DELETE', `/webhook-endpoints/${second.id}`);
-    await page.getByRole('link', { name: 'Deliveries' }).first().click();
+    await page.getByRole('link', { name: receiver.url, exact: true }).click();
     await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
   });
 
@@ -272,6 +273,7 @@ describe('a team admin in the console', () => {
       await held.arrived;
       // The ping is being sent and the receiver has not answered: the list shows it in flight.
       await page.locator('tbody .badge.latest.sending').waitFor();
+      expect(await page.locator('tbody [data-outcome]').innerText()).toBe('Sending…');
       expect(await page.locator('tbody .badge.delivered').count()).toBe(0);
       held.release();
       // Nobody reloads or clicks: the list notices the answer by itself.

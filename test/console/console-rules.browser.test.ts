@@ -32,7 +32,7 @@ async function signInByLink(target: Page, email: string) {
   await target.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
 }
 
-/** Opens the Actions menu of the only endpoint card with the keyboard, and presses one of its items. */
+/** Opens the Actions menu of the endpoint's page with the keyboard, and presses one of its items. */
 async function pressMenuItem(page: Page, item: string) {
   const menu = page.locator('.menu').first();
   await menu.locator('summary').focus();
@@ -72,7 +72,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
         events: ['guide.created'],
         description: 'Before',
       });
-      await page.goto(`${baseUrl}/console/#/team/${world.team.id}/webhooks`);
+      await page.goto(`${baseUrl}/console/#/team/${world.team.id}/webhooks/${world.endpoint.id}`);
       await page.getByRole('heading', { name: `${receiver.url}/${label}` }).waitFor();
       await pressMenuItem(page, 'Edit…');
       const form = page.getByRole('form', { name: `Edit ${receiver.url}/${label}` });
@@ -93,19 +93,22 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       expect([saved.url, saved.events, saved.description]).toEqual([`${receiver.url}/${label}-edited`, ['guide.deleted'], 'After']);
 
       // Emptying the description takes it away; Escape closes the form without saving.
+      const editForm = page.getByRole('form', { name: /^Edit / });
       await pressMenuItem(page, 'Edit…');
-      await page.getByRole('form').getByLabel('Description (optional)').fill('');
-      await page.getByRole('form').getByRole('button', { name: 'Save endpoint' }).press('Enter');
+      await editForm.getByLabel('Description (optional)').fill('');
+      await editForm.getByRole('button', { name: 'Save endpoint' }).press('Enter');
       await page.getByRole('status').filter({ hasText: 'The endpoint was saved.' }).waitFor();
       expect((await t.admin('GET', `/webhook-endpoints/${world.endpoint.id}`)).description).toBeNull();
       await pressMenuItem(page, 'Edit…');
-      await page.getByRole('form').getByLabel('URL').press('Escape');
-      expect(await page.getByRole('form').count()).toBe(0);
+      await editForm.getByLabel('URL').press('Escape');
+      expect(await editForm.count()).toBe(0);
+      // Focus goes back to the menu's button.
+      expect(await page.evaluate('document.activeElement.tagName')).toBe('SUMMARY');
     });
 
     it('shows a URL the API refuses beside the URL field, not in a general alert', async () => {
       await pressMenuItem(page, 'Edit…');
-      const form = page.getByRole('form');
+      const form = page.getByRole('form', { name: /^Edit / });
       const url = form.getByLabel('URL');
       await url.fill('ftp://example.com/hook');
       await url.press('Enter');
@@ -169,15 +172,16 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
 
     it('refuses an endpoint without events beside the Events, and a description of only spaces beside the Description', async () => {
       await page.goto(`${baseUrl}/console/#/team/${world.team.id}/webhooks`);
-      await page.getByLabel('URL').first().waitFor();
-      const form = page.locator('form.card');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const form = page.locator('form#add-endpoint');
       await form.getByLabel('URL').fill(`${receiver.url}/${label}-blank`);
       await form.getByLabel('Description (optional)').fill('   ');
       await form.getByLabel('Description (optional)').press('Enter');
       const events = page.locator('#endpoint-events-error');
       await events.waitFor();
       expect(await events.innerText()).toMatch(/^Events must /);
-      expect(await page.evaluate('document.activeElement.id')).toBe('endpoint-event-guide.created');
+      // Focus goes to the first box of the Events: "All events".
+      expect(await page.evaluate('document.activeElement.id')).toBe('endpoint-events-all');
       await page.keyboard.press('Space');
       await form.getByLabel('Description (optional)').press('Enter');
       await events.waitFor({ state: 'detached' });

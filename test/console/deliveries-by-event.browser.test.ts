@@ -1,5 +1,7 @@
-// Issue 14, console item 7: the Deliveries list grouped by event, in a real browser at desktop and at
-// phone width. One row per event with its attempts folded under it; only the newest attempt's retry is
+// Issue 14, console item 7, and issue 35 item 1: the Deliveries list grouped by event, in a real browser at
+// desktop and at phone width. One row per event with its attempts folded under it, saying in words and
+// numbers what became of it ("Failed · 500 · retry 1 of 2 at 19:46", "Delivered · 200 · 12 ms", "Missed
+// (endpoint paused)") and, in one time column, when it was delivered or failed; only the newest retry is
 // shown (a later attempt supersedes an earlier one's); a missed attempt shows no (future) time; "Send
 // again" is not offered while the endpoint is paused; filters by status, event type and time range, and a
 // search by event id. The service's clock (TestClock) is moved instead of waiting for retries.
@@ -71,14 +73,24 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     await receiver?.close();
   });
 
-  it("shows one row per event with its attempts folded under it, and clears an attempt's next retry once a later attempt supersedes it", async () => {
+  it("shows one row per event with its attempts folded under it, saying its outcome in words and numbers with one time, and clears an attempt's retry once a later attempt supersedes it", async () => {
     await page.goto(listUrl());
     await row(world.eventId).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(2);
+    expect(await page.locator('thead th').allInnerTexts()).toEqual(['Event', 'Type', 'Outcome', 'Attempts', 'When', '']);
     let attempts = await attemptN(2, 'scheduled');
-    // The retry is waiting: the event's next retry is its due time, which is the first attempt's next_attempt_at.
-    expect(await row(world.eventId).locator('td[data-label="Next retry"] time').getAttribute('datetime')).toBe(attempts[1].due_at);
+    // The first attempt failed with 500 and its retry waits: the row says so (not "scheduled"), with the
+    // retry's time in its words and the failure's time in the one time column.
+    const outcome = () => row(world.eventId).locator('[data-outcome]');
+    const when = () => row(world.eventId).locator('td[data-label="When"] time');
+    expect(await outcome().innerText()).toMatch(/^Failed · 500 · retry 1 of 2 at .*\d:\d\d/);
+    expect(await outcome().locator('.badge').innerText()).toBe('Failed');
+    expect(await outcome().locator('.badge.scheduled').count()).toBe(0);
+    expect(await outcome().locator('time').getAttribute('datetime')).toBe(attempts[1].due_at);
     expect(attempts[0].next_attempt_at).toBe(attempts[1].due_at);
+    expect(await when().getAttribute('datetime')).toBe(attempts[0].sent_at);
+    expect(await row(world.ping.event_id).locator('[data-outcome]').innerText()).toMatch(/^Delivered · 200 · \d+ ms$/);
+    expect(await row(world.ping.event_id).locator('td[data-label="When"] time').getAttribute('datetime')).toBe(world.ping.sent_at);
 
     // The retry is sent and fails too: the event shows the third attempt's time, not the second's.
     t.clock.advance(HOUR + MINUTE);
@@ -92,22 +104,23 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     expect(await items.count()).toBe(3);
     expect(await items.nth(0).innerText()).toContain('Attempt 1');
     expect(await items.nth(1).innerText()).toContain('failed');
-    expect(await row(world.eventId).locator('td[data-label="Next retry"] time').getAttribute('datetime')).toBe(attempts[2].due_at);
+    expect(await outcome().innerText()).toMatch(/^Failed · 500 · retry 2 of 2 at /);
+    expect(await outcome().locator('time').getAttribute('datetime')).toBe(attempts[2].due_at);
+    expect(await when().getAttribute('datetime')).toBe(attempts[1].sent_at);
     // No superseded retry time is shown anywhere in the list.
     const shown = await page.locator('tbody time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')));
     expect(shown).not.toContain(attempts[0].next_attempt_at);
-    // The ping's row, delivered, has no retry.
-    expect(await row(world.ping.event_id).locator('td[data-label="Next retry"]').innerText()).toBe('—');
     await screenshot(page, `21-deliveries-by-event${suffix}`);
 
-    // The last attempt fails, with no retry after it: nothing is due any more.
+    // The last attempt fails, with no retry after it: the row says the retries are used up.
     t.clock.advance(HOUR + MINUTE);
     t.service.ctx.outbox.wake();
     attempts = await attemptN(3, 'failed');
     expect(attempts[2].next_attempt_at).toBeNull();
     await page.reload();
     await row(world.eventId).locator('.badge.latest.failed').waitFor();
-    expect(await row(world.eventId).locator('td[data-label="Next retry"]').innerText()).toBe('—');
+    expect(await outcome().innerText()).toBe('Failed · 500 · all 2 retries used');
+    expect(await when().getAttribute('datetime')).toBe(attempts[2].sent_at);
   });
 
   it('filters by status, event type and time range, and finds an event by its id', async () => {
@@ -175,10 +188,9 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     const secondRow = row(missed.event_id);
     await secondRow.waitFor();
     await page.getByText('The endpoint is paused: resume it to send deliveries again.').waitFor();
-    expect(await page.getByRole('button', { name: /again$/ }).count()).toBe(0);
-    expect(await secondRow.locator('.badge.latest').innerText()).toBe('missed');
-    expect(await secondRow.locator('td[data-label="Time"]').innerText()).toBe('not sent');
-    expect(await secondRow.locator('td[data-label="Next retry"]').innerText()).toBe('—');
+    expect(await page.getByRole('button', { name: /^Send again/ }).count()).toBe(0);
+    expect(await secondRow.locator('[data-outcome]').innerText()).toBe('Missed (endpoint paused)');
+    expect(await secondRow.locator('td[data-label="When"]').innerText()).toBe('not sent');
     await secondRow.locator('details.attempts summary').click();
     const missedItem = secondRow.locator('li.attempt').nth(1);
     expect(await missedItem.innerText()).toContain('not sent');
@@ -194,6 +206,6 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     await t.admin('POST', `/webhook-endpoints/${world.endpoint.id}/resume`, { redeliver_missed: false });
     await page.reload();
     await secondRow.waitFor();
-    expect(await page.getByRole('button', { name: /again$/ }).count()).toBe(await page.locator('tbody tr').count());
+    expect(await page.getByRole('button', { name: /^Send again/ }).count()).toBe(await page.locator('tbody tr').count());
   });
 });

@@ -46,6 +46,10 @@ interface SessionBase {
   csrf_token: string;
   /** The events the endpoint form offers. */
   event_types: string[];
+  /** When each event type (ping too) is sent, in one line. */
+  event_descriptions: Record<string, string>;
+  /** How many retries follow a failed first attempt (WEBHOOK_RETRY_DELAYS). */
+  webhook_retries: number;
   /** The kinds of audit events, for the audit log's filter. */
   audit_actions: string[];
   teams: SessionTeam[];

@@ -1,8 +1,11 @@
 // An endpoint's health at a glance (GET /webhook-endpoints/{id}/health): a badge that tells an active
-// endpoint that keeps failing from a healthy one, the facts (last delivery, success rate over the last 24
-// hours, failures in a row, next retry), and deliveries per hour drawn as an inline SVG bar chart.
-import type { Endpoint, EndpointHealth, PausedReason } from './api-types.js';
-import { h, time } from './dom.js';
+// endpoint that keeps failing from a healthy one, the facts (last delivery, or "Sending…" while one is on
+// its way; success rate over the last 24 hours, failures in a row, next retry), and deliveries per hour
+// drawn as an inline SVG bar chart with a labelled scale, its labels in HTML so that they stay readable
+// however narrow the chart is drawn.
+import { api, query } from './api.js';
+import type { Answer, Attempt, Endpoint, EndpointHealth, Page, PausedReason } from './api-types.js';
+import { type Child, h, time } from './dom.js';
 
 export const PAUSE_REASONS: Record<PausedReason, string> = {
   gone: 'the receiver answered 410 Gone',
@@ -33,21 +36,44 @@ function percent(rate: number): string {
   return `${Math.round(rate * 1000) / 10} %`;
 }
 
-/** The health figures as a list of facts. */
-export function healthFacts(endpoint: Endpoint, health: EndpointHealth): HTMLElement {
+/** An endpoint's health, and whether an attempt is being sent to it now. */
+export interface HealthView {
+  health: EndpointHealth;
+  sending: boolean;
+}
+
+export async function loadHealth(endpointId: string): Promise<HealthView> {
+  const [health, sending] = await Promise.all([
+    api.get<Answer<EndpointHealth>>(`/webhook-endpoints/${endpointId}/health`),
+    api.get<Page<Attempt>>(`/webhook-endpoints/${endpointId}/deliveries?${query({ status: 'sending', limit: 1 })}`),
+  ]);
+  return { health: health.data, sending: sending.data.length > 0 };
+}
+
+/** The last delivery in words: "Sending…" while one is on its way (after the last sent, if any). */
+export function lastDelivery({ health, sending }: HealthView): Child {
   const last = health.last_attempt;
+  const sent = last && [h('strong', { class: `outcome ${last.status}` }, last.status), ' ', time(last.sent_at)];
+  if (sending) return [h('strong', { class: 'outcome sending' }, 'Sending…'), sent && [h('span', { class: 'muted' }, ' · before that '), sent]];
+  return sent || 'None sent yet';
+}
+
+/** The success rate over the last 24 hours, with the numbers it comes from. */
+export function successRate(health: EndpointHealth): string {
   const sent = health.delivered + health.failed;
+  return health.success_rate === null ? 'Nothing sent' : `${percent(health.success_rate)} (${health.delivered} of ${sent} delivered)`;
+}
+
+/** The health figures as a list of facts. */
+export function healthFacts(endpoint: Endpoint, view: HealthView): HTMLElement {
+  const { health } = view;
   return h(
     'dl',
     { class: 'facts health', 'aria-label': `Health of ${endpoint.url}` },
     h('dt', {}, 'Last delivery'),
-    h('dd', { 'data-fact': 'last' }, last ? [h('strong', { class: `outcome ${last.status}` }, last.status), ' ', time(last.sent_at)] : 'None sent yet'),
+    h('dd', { 'data-fact': 'last' }, lastDelivery(view)),
     h('dt', {}, 'Success rate, last 24 hours'),
-    h(
-      'dd',
-      { 'data-fact': 'rate' },
-      health.success_rate === null ? 'Nothing sent' : `${percent(health.success_rate)} (${health.delivered} of ${sent} delivered)`,
-    ),
+    h('dd', { 'data-fact': 'rate' }, successRate(health)),
     h('dt', {}, 'Failures in a row'),
     h('dd', { 'data-fact': 'failures' }, String(health.consecutive_failures)),
     h('dt', {}, 'Next retry'),
@@ -77,52 +103,72 @@ function hourLabel(iso: string): string {
   return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
+/** The scale's values, from 0 to at least `top` in even steps of 1, 2 or 5 times a power of ten (at most 5 lines). */
+export function scaleSteps(top: number): number[] {
+  const raw = Math.max(1, top) / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= raw) ?? 10 * power);
+  const lines = Math.ceil(Math.max(1, top) / step);
+  return Array.from({ length: lines + 1 }, (_, i) => i * step);
+}
+
 /**
- * Delivered (bottom) and failed (on top) attempts per hour, oldest hour on the left. Each hour is a group
- * with its own title (the tooltip, and what a screen reader finds); the figure is labelled with totals.
+ * Delivered (bottom) and failed (on top) attempts per hour, oldest hour on the left, against a scale of a
+ * few labelled gridlines. Each hour is a group with its own title (the tooltip, and what a screen reader
+ * finds); the figure is labelled with totals. The drawing stretches to the width it is given; its labels
+ * are HTML beside and under it, so they keep their size.
  */
 export function healthChart(health: EndpointHealth): HTMLElement {
   const width = 480;
-  const height = 120;
-  const axis = 16;
+  const height = 100;
   const slot = width / health.hours.length;
-  const top = Math.max(1, ...health.hours.map((hour) => hour.delivered + hour.failed));
-  const scale = (n: number) => (n / top) * (height - axis - 4);
+  const steps = scaleSteps(Math.max(...health.hours.map((hour) => hour.delivered + hour.failed)));
+  const max = steps[steps.length - 1]!;
+  const scale = (n: number) => (n / max) * height;
+  const grid = steps.map((value) =>
+    svg('line', { class: value === 0 ? 'axis' : 'grid', 'data-value': value, x1: 0, x2: width, y1: height - scale(value), y2: height - scale(value), 'vector-effect': 'non-scaling-stroke' }),
+  );
   const bars = health.hours.map((hour, i) => {
     const x = i * slot + 2;
     const w = slot - 4;
     const okHeight = scale(hour.delivered);
     const badHeight = scale(hour.failed);
-    const base = height - axis;
     return svg(
       'g',
       { class: 'hour', 'data-start': hour.start, 'data-delivered': hour.delivered, 'data-failed': hour.failed },
       svg('title', {}, `${hourLabel(hour.start)}: ${hour.delivered} delivered, ${hour.failed} failed`),
       // A transparent column, so that the whole hour shows its title.
-      svg('rect', { class: 'slot', x, y: 0, width: w, height: base }),
-      svg('rect', { class: 'delivered', x, y: base - okHeight, width: w, height: okHeight }),
-      svg('rect', { class: 'failed', x, y: base - okHeight - badHeight, width: w, height: badHeight }),
+      svg('rect', { class: 'slot', x, y: 0, width: w, height }),
+      svg('rect', { class: 'delivered', x, y: height - okHeight, width: w, height: okHeight }),
+      svg('rect', { class: 'failed', x, y: height - okHeight - badHeight, width: w, height: badHeight }),
     );
   });
-  // Every sixth hour, and the current one; the first and last keep inside the drawing.
+  // Every sixth hour, and the current one (on a phone every twelfth): a cell per hour, most of them empty,
+  // so that each label sits under its bar.
   const last = health.hours.length - 1;
-  const labels = [0, 6, 12, 18, last].map((i) =>
-    svg(
-      'text',
-      { class: 'tick', x: i === 0 ? 2 : i === last ? width - 2 : i * slot + slot / 2, y: height - 3, 'text-anchor': i === 0 ? 'start' : i === last ? 'end' : 'middle' },
-      hourLabel(health.hours[i]!.start),
+  const labelled = new Set([0, 6, 12, 18, last]);
+  const hourLabels = health.hours.map((hour, i) =>
+    h(
+      'span',
+      { class: ['tick', i === 0 && 'first', i === last && 'last', i % 12 === 6 && 'minor'].filter(Boolean).join(' ') },
+      labelled.has(i) ? h('span', {}, hourLabel(hour.start)) : null,
     ),
   );
   const summary = `Deliveries per hour over the last 24 hours: ${health.delivered} delivered, ${health.failed} failed`;
   return h(
     'figure',
     { class: 'chart' },
-    svg(
-      'svg',
-      { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': summary },
-      svg('line', { class: 'axis', x1: 0, y1: height - axis, x2: width, y2: height - axis }),
-      ...bars,
-      ...labels,
+    h(
+      'div',
+      { class: 'chart-body' },
+      // Top first: the scale reads downwards, each label level with its gridline.
+      h('div', { class: 'scale', 'aria-hidden': 'true' }, [...steps].reverse().map((value) => h('span', { class: 'scale-label' }, String(value)))),
+      h(
+        'div',
+        { class: 'plot' },
+        svg('svg', { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': summary }, ...grid, ...bars),
+        h('div', { class: 'hours', 'aria-hidden': 'true' }, hourLabels),
+      ),
     ),
     h(
       'figcaption',

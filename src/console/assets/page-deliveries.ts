@@ -1,272 +1,124 @@
-// The Deliveries list of one endpoint, one row per event with its attempts folded under it (newest event
-// first), filtered by status, event type and the time the attempts were written, or found by event id;
-// a detail view of each attempt (request headers and body, the response) and "Send again" while the
-// endpoint is active (a paused endpoint refuses it). A missed attempt shows no time (it was never sent,
-// and its due time may lie ahead), and only an event's newest attempt shows a next retry: a later attempt
-// supersedes it. It refreshes itself while attempts are on their way. Above it, the endpoint's health:
-// its facts and deliveries per hour over the last 24 hours.
-import { api, query } from './api.js';
-import type { Answer, Attempt, AttemptStatus, Endpoint, EndpointHealth, Page } from './api-types.js';
+// One webhook endpoint's page (#/<type>/<id>/webhooks/<endpointId>): its URL, state and Actions menu
+// (endpoint-actions.ts), what it receives, its health (facts and deliveries per hour over the last 24
+// hours), its signing key (masked until revealed), and its Deliveries list, which reads the endpoint and
+// its health again whenever it reads itself.
+import { api } from './api.js';
+import type { Answer, Endpoint } from './api-types.js';
+import { actionsMenu } from './actions-menu.js';
 import type { SectionContext } from './context.js';
-import { act, actionForm, errorBox, fill, h, loading, localDateTime, notice, table, time } from './dom.js';
-import { healthChart, healthFacts, statusBadge } from './health.js';
-
-const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed'];
-const IN_FLIGHT: ReadonlySet<AttemptStatus> = new Set(['scheduled', 'sending']);
-const REFRESH_MS = 2000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The filters, as the page's address and the API name them. */
-const FILTERS = ['status', 'event_type', 'event_id', 'since', 'until'] as const;
-
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
-/** An event and its attempts in this list, oldest attempt first. */
-interface EventGroup {
-  eventId: string;
-  eventType: string;
-  attempts: Attempt[];
-}
-
-/** Attempts (newest first) grouped by event, in the order of each event's newest attempt. */
-function byEvent(attempts: readonly Attempt[]): EventGroup[] {
-  const groups = new Map<string, EventGroup>();
-  for (const attempt of attempts) {
-    const group = groups.get(attempt.event_id) ?? { eventId: attempt.event_id, eventType: attempt.event_type, attempts: [] };
-    group.attempts.push(attempt);
-    groups.set(attempt.event_id, group);
-  }
-  for (const group of groups.values()) group.attempts.sort((a, b) => a.attempt_number - b.attempt_number);
-  return [...groups.values()];
-}
-
-/** When an attempt was sent, or is due; a missed attempt was never sent, and shows no time. */
-function attemptTime(attempt: Attempt): HTMLElement {
-  if (attempt.sent_at) return time(attempt.sent_at);
-  if (attempt.status === 'missed') return h('span', { class: 'muted' }, 'not sent');
-  return time(attempt.due_at);
-}
-
-/**
- * When the event's next retry is due, from its newest attempt alone: a later attempt supersedes an earlier
- * one's `next_attempt_at`. The retry is written as soon as an attempt fails, so it is usually the newest,
- * waiting; a missed or delivered newest attempt has none.
- */
-function nextRetry(newest: Attempt): HTMLElement {
-  if (IN_FLIGHT.has(newest.status) && newest.attempt_number > 1) return time(newest.due_at);
-  if (newest.status === 'failed' && newest.next_attempt_at) return time(newest.next_attempt_at);
-  return h('span', { class: 'muted' }, '—');
-}
+import { deliveriesList } from './deliveries-list.js';
+import { actionForm, fill, h, loading, notice, time } from './dom.js';
+import { endpointActions } from './endpoint-actions.js';
+import { endpointFields } from './endpoint-form.js';
+import { type HealthView, healthChart, healthFacts, loadHealth, statusBadge } from './health.js';
+import { WEBHOOKS_NOTICE } from './page-webhooks.js';
+import { signingKeyPanel } from './signing-key.js';
 
 export async function deliveriesPage(context: SectionContext, endpointId: string): Promise<void> {
-  const { main, home, params, onLeave, navigate, session } = context;
-  const filters = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Record<(typeof FILTERS)[number], string>;
-  const filtered = FILTERS.some((name) => filters[name] !== '');
+  const { main, home, session, navigate } = context;
   const errors = h('div');
   const messages = h('div');
-  // Not a live region: it is redrawn every few seconds while attempts are in flight, and would be read out
-  // again each time. What the person did is told by the status messages.
-  const list = h('div', {}, loading('Loading deliveries…'));
-  const detail = h('section', { id: 'delivery-detail', tabindex: -1, 'aria-label': 'Delivery details' });
-  let timer: number | undefined;
-  let left = false;
-  let shownId: string | null = null;
-  /** Events whose attempts are unfolded; kept across refreshes. */
-  const unfolded = new Set<string>();
-  onLeave(() => {
-    left = true;
-    clearTimeout(timer);
+  const listHash = `#/${home.type}/${home.id}/webhooks`;
+  let endpoint = (await api.get<Answer<Endpoint>>(`/webhook-endpoints/${endpointId}`)).data;
+
+  const title = h('h1', { tabindex: -1, class: 'url' }, endpoint.url);
+  const badge = h('span', { class: 'endpoint-state' });
+  const about = h('div', { class: 'endpoint-about' });
+  const editSlot = h('div');
+  const health = h('section', { class: 'card', 'aria-labelledby': 'health-title' }, loading('Loading health…'));
+  const menu = actionsMenu(`Actions for ${endpoint.url}`, errors);
+  const key = signingKeyPanel(endpointId, errors);
+  const say = (text: string) => fill(messages, notice(text));
+
+  function draw(view: HealthView): void {
+    fill(title, endpoint.url);
+    fill(badge, statusBadge(endpoint, view.health));
+    fill(
+      about,
+      endpoint.description && h('p', {}, endpoint.description),
+      h('p', { class: 'muted small' }, 'Events: ', endpoint.events.length ? endpoint.events.join(', ') : 'ping only', ' · added ', time(endpoint.created_at)),
+      endpoint.status === 'paused' && h('p', { class: 'small' }, 'Paused ', time(endpoint.paused_at), '. New events are kept as missed until it is resumed.'),
+      endpoint.old_signing_key_ends_at &&
+        h('p', { class: 'small' }, 'The old signing key still signs beside the new one until ', time(endpoint.old_signing_key_ends_at), '.'),
+    );
+    menu.setName(`Actions for ${endpoint.url}`);
+    menu.setActions(endpointActions(page));
+    fill(health, h('h2', { id: 'health-title' }, 'Health'), healthFacts(endpoint, view), healthChart(view.health));
+  }
+
+  const list = deliveriesList(context, {
+    endpointId,
+    endpoint: () => endpoint,
+    messages,
+    errors,
+    async alongside() {
+      const [current, view] = await Promise.all([api.get<Answer<Endpoint>>(`/webhook-endpoints/${endpointId}`), loadHealth(endpointId)]);
+      endpoint = current.data;
+      draw(view);
+    },
   });
 
-  let endpoint = (await api.get<Answer<Endpoint>>(`/webhook-endpoints/${endpointId}`)).data;
-  const badge = h('span');
-  const health = h('section', { class: 'card', 'aria-labelledby': 'health-title' }, loading('Loading health…'));
-  let attempts: Attempt[] = [];
-  let nextCursor: string | null = null;
-
-  async function loadHealth(): Promise<void> {
-    // The endpoint is read again too: whether "Send again" is offered follows its status.
-    const [current, answer] = await Promise.all([
-      api.get<Answer<Endpoint>>(`/webhook-endpoints/${endpointId}`),
-      api.get<Answer<EndpointHealth>>(`/webhook-endpoints/${endpointId}/health`),
-    ]);
-    endpoint = current.data;
-    fill(badge, statusBadge(endpoint, answer.data));
-    fill(health, h('h2', { id: 'health-title' }, 'Health'), healthFacts(endpoint, answer.data), healthChart(answer.data));
-  }
-
-  async function load(more = false): Promise<void> {
-    const [page] = await Promise.all([
-      api.get<Page<Attempt>>(`/webhook-endpoints/${endpointId}/deliveries?${query({ limit: 50, ...filters, cursor: more ? nextCursor : undefined })}`),
-      more ? undefined : loadHealth(),
-    ]);
-    attempts = more ? [...attempts, ...page.data] : page.data;
-    nextCursor = page.next_cursor;
-    renderList();
-    if (shownId) showDetail(attempts.find((a) => a.id === shownId), false);
-    clearTimeout(timer);
-    if (!left && attempts.some((a) => IN_FLIGHT.has(a.status))) timer = setTimeout(() => load().catch(showError), REFRESH_MS);
-  }
-
-  function showError(error: unknown): void {
-    fill(errors, errorBox(error));
-  }
-
-  function sendAgain(attempt: Attempt): HTMLButtonElement {
-    const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Send ${attempt.event_type} again` }, 'Send again');
-    button.addEventListener('click', () =>
-      act(button, errors, async () => {
-        const answer = await api.post<Answer<Attempt>>(`/deliveries/${attempt.id}/resend`);
-        fill(messages, notice(`Sent again as attempt ${answer.data.attempt_number}.`));
-        await load();
-      }),
+  function editForm(): HTMLFormElement {
+    const fields = endpointFields(`edit-${endpoint.id}`, endpoint, session);
+    const formErrors = h('div');
+    const close = () => {
+      fill(editSlot);
+      menu.element.querySelector('summary')?.focus();
+    };
+    const form = actionForm(
+      { class: 'card edit-endpoint', 'aria-label': `Edit ${endpoint.url}` },
+      formErrors,
+      async () => {
+        fill(messages);
+        // An emptied description is taken away; one of only spaces goes to the API, which refuses it.
+        await api.patch(`/webhook-endpoints/${endpoint.id}`, {
+          url: fields.url.value,
+          events: fields.events(),
+          description: fields.description.value === '' ? null : fields.description.value,
+        });
+        await list.load();
+        close();
+        say('The endpoint was saved.');
+      },
+      h('h2', {}, 'Edit endpoint'),
+      formErrors,
+      fields.elements,
+      h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, 'Save endpoint'), h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
     );
-    return button;
+    form.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') close();
+    });
+    return form;
   }
 
-  function attemptItem(a: Attempt): HTMLElement {
-    return h(
-      'li',
-      { class: 'attempt' },
-      h('span', {}, `Attempt ${a.attempt_number}`),
-      ' ',
-      h('span', { class: `badge ${a.status}` }, a.status),
-      ' ',
-      a.response_status !== null ? String(a.response_status) : a.error ? h('span', { class: 'muted' }, 'no answer') : null,
-      a.duration_ms === null ? null : ` · ${a.duration_ms} ms`,
-      ' · ',
-      attemptTime(a),
-      ' ',
-      h('button', { type: 'button', class: 'secondary small', onclick: () => showDetail(a, true), 'aria-label': `Details of attempt ${a.attempt_number} of ${a.event_type}` }, 'Details'),
-    );
-  }
+  const page = {
+    endpoint: () => endpoint,
+    session,
+    say,
+    refresh: () => list.load(),
+    key,
+    openEditForm() {
+      fill(editSlot, editForm());
+      editSlot.querySelector('input')?.focus();
+    },
+    deleted() {
+      sessionStorage.setItem(WEBHOOKS_NOTICE, `The endpoint ${endpoint.url} was deleted.`);
+      navigate(listHash);
+    },
+  };
 
-  function eventRow(group: EventGroup) {
-    const newest = group.attempts[group.attempts.length - 1]!;
-    const count = group.attempts.length;
-    const fold = h(
-      'details',
-      { class: 'attempts', open: unfolded.has(group.eventId) },
-      h('summary', { 'aria-label': `${count} ${count === 1 ? 'attempt' : 'attempts'} of ${group.eventType} ${group.eventId}` }, `${count} ${count === 1 ? 'attempt' : 'attempts'}`),
-      h('ol', {}, group.attempts.map(attemptItem)),
-    );
-    fold.addEventListener('toggle', () => (fold.open ? unfolded.add(group.eventId) : unfolded.delete(group.eventId)));
-    return [
-      h('code', { title: group.eventId }, group.eventId.slice(0, 8)),
-      group.eventType,
-      h('span', { class: `badge latest ${newest.status}` }, newest.status),
-      fold,
-      attemptTime(newest),
-      nextRetry(newest),
-      endpoint.status === 'active' ? sendAgain(newest) : null,
-    ];
-  }
-
-  function renderList(): void {
-    if (attempts.length === 0) return fill(list, h('p', { class: 'muted' }, filtered ? 'No deliveries match these filters.' : 'No deliveries yet.'));
-    fill(
-      list,
-      endpoint.status === 'paused' && h('p', { class: 'muted small paused-note' }, 'The endpoint is paused: resume it to send deliveries again.'),
-      table('Deliveries by event', ['Event', 'Type', 'Status', 'Attempts', 'Time', 'Next retry', ''], byEvent(attempts).map(eventRow)),
-      nextCursor && h('button', { type: 'button', class: 'secondary', onclick: () => load(true).catch(showError) }, 'Load more'),
-    );
-  }
-
-  function showDetail(attempt: Attempt | undefined, focus: boolean): void {
-    if (!attempt) return;
-    shownId = attempt.id;
-    const headers = attempt.request_headers ? Object.entries(attempt.request_headers).map(([k, v]) => `${k}: ${v}`).join('\n') : 'Not sent yet';
-    fill(
-      detail,
-      h('h2', {}, `Delivery ${attempt.id}`),
-      h(
-        'dl',
-        { class: 'facts' },
-        h('dt', {}, 'Event'),
-        h('dd', {}, `${attempt.event_type} · ${attempt.event_id}`),
-        h('dt', {}, 'Attempt'),
-        h('dd', {}, `${attempt.attempt_number} · ${attempt.status}`),
-        h('dt', {}, 'Response'),
-        h('dd', {}, attempt.response_status === null ? '—' : String(attempt.response_status), attempt.duration_ms === null ? '' : ` in ${attempt.duration_ms} ms`),
-        attempt.error && [h('dt', {}, 'Error'), h('dd', {}, attempt.error)],
-      ),
-      h('h3', {}, 'Request headers'),
-      h('pre', {}, headers),
-      h('h3', {}, 'Request body'),
-      h('pre', {}, pretty(attempt.request_body)),
-      h('h3', {}, 'Response body'),
-      h('pre', {}, attempt.response_body ? attempt.response_body : '(empty)'),
-    );
-    if (focus) detail.focus();
-  }
-
-  // The filters go in the page's address, so a filtered list can be reloaded and shared.
-  const filterErrors = h('div');
-  const statusSelect: HTMLSelectElement = h(
-    'select',
-    { id: 'status-filter', 'data-field': 'status', onchange: () => filterForm.requestSubmit() },
-    h('option', { value: '' }, 'All'),
-    STATUSES.map((s) => h('option', { value: s, selected: s === filters.status }, s)),
-  );
-  const typeSelect: HTMLSelectElement = h(
-    'select',
-    { id: 'type-filter', 'data-field': 'event_type', onchange: () => filterForm.requestSubmit() },
-    h('option', { value: '' }, 'All'),
-    ['ping', ...session.event_types].map((type) => h('option', { value: type, selected: type === filters.event_type }, type)),
-  );
-  const sinceInput = h('input', { id: 'since-filter', 'data-field': 'since', type: 'datetime-local', value: localDateTime(filters.since) });
-  const untilInput = h('input', { id: 'until-filter', 'data-field': 'until', type: 'datetime-local', value: localDateTime(filters.until) });
-  const eventInput = h('input', { id: 'event-filter', 'data-field': 'event_id', type: 'search', placeholder: 'A whole event id', value: filters.event_id, autocomplete: 'off' });
-  const asIso = (value: string) => (value === '' ? '' : new Date(value).toISOString());
-
-  function apply(): void {
-    const eventId = eventInput.value.trim();
-    if (eventId !== '' && !UUID.test(eventId)) throw { detail: "Field 'event_id' must be a whole event id (a UUID), as the Details of an attempt show it" };
-    const chosen = { status: statusSelect.value, event_type: typeSelect.value, event_id: eventId, since: asIso(sinceInput.value), until: asIso(untilInput.value) };
-    if (chosen.since && chosen.until && chosen.until <= chosen.since) throw { detail: "Field 'until' must be later than From" };
-    const search = query(Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== '')));
-    navigate(`#/${home.type}/${home.id}/webhooks/${endpointId}${search ? `?${search}` : ''}`);
-  }
-
-  const field = (label: string, control: HTMLElement) => h('div', { class: 'field' }, h('label', { for: control.id }, label), control);
-  const filterForm = actionForm(
-    { class: 'filters', 'aria-label': 'Filter deliveries' },
-    filterErrors,
-    async () => apply(),
-    filterErrors,
-    h(
-      'div',
-      { class: 'filter-fields' },
-      field('Status', statusSelect),
-      field('Event type', typeSelect),
-      field('From', sinceInput),
-      field('To', untilInput),
-      field('Event id', eventInput),
-    ),
-    h(
-      'div',
-      { class: 'row' },
-      h('button', { type: 'submit', class: 'secondary' }, 'Apply filters'),
-      filtered && h('a', { href: `#/${home.type}/${home.id}/webhooks/${endpointId}` }, 'Clear filters'),
-    ),
-  );
-
+  menu.setActions(endpointActions(page));
   fill(
     main,
-    h('p', {}, h('a', { href: `#/${home.type}/${home.id}/webhooks` }, '← Webhooks')),
-    h('h1', { tabindex: -1 }, 'Deliveries'),
-    h('p', { class: 'url' }, endpoint.url, ' ', badge),
-    health,
-    filterForm,
+    h('p', {}, h('a', { href: listHash }, '← Webhooks')),
+    h('div', { class: 'endpoint-head' }, title, badge, menu.element),
+    about,
     errors,
     messages,
-    list,
-    detail,
+    editSlot,
+    health,
+    key.element,
+    list.element,
   );
-  await load();
+  await list.load();
 }

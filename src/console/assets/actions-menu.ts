@@ -1,0 +1,46 @@
+// A menu of actions behind one button (<details class="menu">). An action, once done, gives focus back to
+// the menu's button (a dialog it asked in gives focus back there too), unless it moved focus on, to a form
+// it opened; a click elsewhere closes the menu. Escape closes every menu the same way (app.ts).
+import { act, fill, h } from './dom.js';
+
+export interface MenuAction {
+  label: string;
+  run(): Promise<void>;
+  danger?: boolean;
+}
+
+export interface ActionsMenu {
+  element: HTMLDetailsElement;
+  /** Replaces the actions (an endpoint's change Pause for Resume); the button stays, and keeps focus. */
+  setActions(actions: readonly MenuAction[]): void;
+  /** Names the button again (what it acts on was renamed). */
+  setName(name: string): void;
+}
+
+/** `name` is the button's accessible name, which begins with its visible text "Actions". */
+export function actionsMenu(name: string, errors: HTMLElement): ActionsMenu {
+  const summary = h('summary', { 'aria-label': name }, 'Actions');
+  const items = h('div', { class: 'menu-items' });
+  const menu = h('details', { class: 'menu' }, summary, items);
+
+  const closeOutside = (event: MouseEvent) => {
+    if (!menu.isConnected) return document.removeEventListener('click', closeOutside);
+    if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
+  };
+  document.addEventListener('click', closeOutside);
+
+  function item(action: MenuAction): HTMLButtonElement {
+    const button = h('button', { type: 'button', class: action.danger ? 'danger-text' : null }, action.label);
+    button.addEventListener('click', async () => {
+      menu.open = false;
+      // The pressed item is hidden now: focus waits on the menu's button, where a dialog gives it back.
+      summary.focus();
+      await act(button, errors, action.run);
+      const focused = document.activeElement;
+      if (summary.isConnected && (focused === null || focused === document.body || menu.contains(focused))) summary.focus();
+    });
+    return button;
+  }
+
+  return { element: menu, setActions: (actions) => fill(items, actions.map(item)), setName: (name) => summary.setAttribute('aria-label', name) };
+}
