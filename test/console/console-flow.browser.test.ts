@@ -330,7 +330,7 @@ describe('the operator in the console', () => {
     await operator.getByRole('button', { name: 'Save settings' }).click();
     // Team keys stop working: asked first, in words.
     const dialog = operator.getByRole('dialog');
-    expect(await dialog.innerText()).toContain('Every team key of Northwind Outfitters');
+    expect(await dialog.innerText()).toContain('Every team key of the teams of Northwind Outfitters');
     await dialog.getByRole('button', { name: 'Allow organization keys only' }).click();
     await operator.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
     await screenshot(operator, '10-organization-settings');

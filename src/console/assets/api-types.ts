@@ -31,10 +31,13 @@ export interface Problem {
 export interface SessionTeam {
   id: string;
   name: string | null;
+  organization_id: string | null;
   organization_name: string | null;
   access: Access;
   /** The team's organization allows organization keys only: the team's own keys are refused. */
   team_keys_disabled: boolean;
+  /** The team's organization has switched API access off: every key of the team is refused. */
+  api_disabled: boolean;
 }
 
 export interface SessionOrganization {
