@@ -76,6 +76,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       await page.getByRole('heading', { name: `${receiver.url}/${label}` }).waitFor();
       await pressMenuItem(page, 'Edit…');
       const form = page.getByRole('form', { name: `Edit ${receiver.url}/${label}` });
+      await form.waitFor();
       // The form opens with focus in its first field, filled with what the endpoint has now.
       expect(await page.evaluate('document.activeElement.id')).toBe(`edit-${world.endpoint.id}-url`);
       expect(await form.getByLabel('guide.created').isChecked()).toBe(true);

@@ -104,6 +104,32 @@ describe('the console knows the person', () => {
   });
 });
 
+describe('a page left before its answers came', () => {
+  it('never draws over the page that replaced it', async () => {
+    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/audit`);
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    // The keys page first asks who is signed in; that answer is held until the person has moved on.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+    await page.route('**/console/api/session', async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await page.evaluate(`location.hash = '#/team/${world.beta.id}/keys'`);
+    await askedOnce;
+    await page.evaluate(`location.hash = '#/team/${world.beta.id}/guides'`);
+    await page.getByRole('heading', { name: 'Guides · Beta', level: 1 }).waitFor();
+    const keysAnswered = page.waitForResponse((response) => response.url().includes('/api-keys?'));
+    release();
+    await keysAnswered;
+    await page.unroute('**/console/api/session');
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Guides · Beta']);
+  });
+});
+
 describe('a team page when the organization has switched API access off', () => {
   it('says so in words, and who can turn it on', async () => {
     await t.admin('PATCH', `/organizations/${world.organization.id}`, { api_enabled: false });

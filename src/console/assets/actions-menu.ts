@@ -29,18 +29,28 @@ export function actionsMenu(name: string, errors: HTMLElement): ActionsMenu {
   };
   document.addEventListener('click', closeOutside);
 
-  function item(action: MenuAction): HTMLButtonElement {
+  let current: readonly MenuAction[] = [];
+
+  function item(action: MenuAction, index: number): HTMLButtonElement {
     const button = h('button', { type: 'button', class: action.danger ? 'danger-text' : null }, action.label);
     button.addEventListener('click', async () => {
       menu.open = false;
       // The pressed item is hidden now: focus waits on the menu's button, where a dialog gives it back.
       summary.focus();
-      await act(button, errors, action.run);
+      await act(button, errors, current[index]!.run);
       const focused = document.activeElement;
       if (summary.isConnected && (focused === null || focused === document.body || menu.contains(focused))) summary.focus();
     });
     return button;
   }
 
-  return { element: menu, setActions: (actions) => fill(items, actions.map(item)), setName: (name) => summary.setAttribute('aria-label', name) };
+  // A page that redraws itself (every few seconds while a delivery is on its way) sets the same actions
+  // again: the buttons stay, so a keyboard's focus on one, or a press on its way, is not lost.
+  function setActions(actions: readonly MenuAction[]): void {
+    const same = actions.length === current.length && actions.every((action, i) => action.label === current[i]!.label && Boolean(action.danger) === Boolean(current[i]!.danger));
+    current = actions;
+    if (!same) fill(items, actions.map(item));
+  }
+
+  return { element: menu, setActions, setName: (name) => summary.setAttribute('aria-label', name) };
 }

@@ -246,10 +246,14 @@ async function render(): Promise<void> {
   for (const leave of leaveHandlers.splice(0)) leave();
   // A question or a menu of the page left behind has nothing left to act on.
   for (const dialog of document.querySelectorAll('dialog')) dialog.close();
-  const context: PageContext = { main, navigate, onLeave: (handler) => leaveHandlers.push(handler), homes, setSession, showHome };
+  // Each page draws into a view of its own: a page still waiting for an answer when the person moved on
+  // draws, when the answer comes, into a view no longer shown, never over the page that replaced it.
+  const view = h('div', { class: 'view' });
+  main.replaceChildren(view);
+  const context: PageContext = { main: view, navigate, onLeave: (handler) => leaveHandlers.push(handler), homes, setSession, showHome };
   const { parts, params } = parseHash();
   // Replaced by the page; until its first answer comes, the person sees that it is on its way.
-  if (parts[0] !== 'sign-in' || parts[1]) fill(main, loading());
+  if (parts[0] !== 'sign-in' || parts[1]) fill(view, loading());
   try {
     if (parts[0] === 'sign-in') {
       fill(banner);
@@ -264,7 +268,7 @@ async function render(): Promise<void> {
     }
     fill(banner);
     const nothingHere = () =>
-      fill(main, h('h1', { tabindex: -1 }, 'There is no such page'), h('p', {}, h('a', { href: firstHash() ?? '#/' }, 'Go to the console')));
+      fill(view, h('h1', { tabindex: -1 }, 'There is no such page'), h('p', {}, h('a', { href: firstHash() ?? '#/' }, 'Go to the console')));
     if (parts[0] === 'guides' && parts[1]) {
       renderTop(null, undefined);
       const guideId = decodeURIComponent(parts[1]);
@@ -275,7 +279,7 @@ async function render(): Promise<void> {
       const hash = firstHash();
       if (hash) return navigate(hash);
       renderTop(null, undefined);
-      return fill(main, h('h1', { tabindex: -1 }, 'Nothing to manage yet'), h('p', {}, 'You are not a member of any team yet. Ask a team admin to add you.'));
+      return fill(view, h('h1', { tabindex: -1 }, 'Nothing to manage yet'), h('p', {}, 'You are not a member of any team yet. Ask a team admin to add you.'));
     }
     if (id === undefined || !UUID.test(id) || (endpointId !== undefined && !UUID.test(endpointId))) {
       renderTop(null, undefined);
@@ -289,15 +293,15 @@ async function render(): Promise<void> {
     // A home the menus list says what the person may do there: API settings stay closed to EDITOR and
     // VIEWER members, even where a page would only read (a team's plan).
     if (section.needs === 'api' && home.access !== 'api') {
-      return fill(main, h('h1', { tabindex: -1 }, `${section.label} · ${home.name}`), errorBox({ detail: API_REFUSAL, code: 'forbidden' }, await whoCanHelp(home)));
+      return fill(view, h('h1', { tabindex: -1 }, `${section.label} · ${home.name}`), errorBox({ detail: API_REFUSAL, code: 'forbidden' }, await whoCanHelp(home)));
     }
     const sectionContext: SectionContext = { ...context, home, params, session: signedIn };
     if (section.slug === 'webhooks' && endpointId) return await deliveriesPage(sectionContext, endpointId);
     await section.page(sectionContext);
   } catch (error) {
-    fill(main, h('h1', { tabindex: -1 }, 'Something went wrong'), errorBox(error));
+    fill(view, h('h1', { tabindex: -1 }, 'Something went wrong'), errorBox(error));
   } finally {
-    main.querySelector('h1')?.focus();
+    view.querySelector('h1')?.focus();
   }
 }
 
