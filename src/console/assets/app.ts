@@ -301,7 +301,9 @@ async function render(): Promise<void> {
   } catch (error) {
     fill(view, h('h1', { tabindex: -1 }, 'Something went wrong'), errorBox(error));
   } finally {
-    view.querySelector('h1')?.focus();
+    // The page's heading takes focus, so that it is read out, unless the person has already moved into the
+    // page (a page draws its heading before its last answers come, and may be used meanwhile).
+    if (!view.contains(document.activeElement)) view.querySelector('h1')?.focus();
   }
 }
 
