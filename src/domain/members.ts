@@ -32,13 +32,18 @@ async function requireMember(db: Executor, teamId: string, userId: string): Prom
   return member;
 }
 
+/** What a member event says of its member (spec §6.5). */
+export function memberData(member: Pick<Member, 'id' | 'email' | 'name' | 'role'>, teamId: string) {
+  return { member: { user_id: member.id, email: member.email, name: member.name, role: member.role, team_id: teamId } };
+}
+
 export async function recordMemberEvent(trx: Executor, type: EventType, teamId: string, organizationId: string | null, member: Member, at: Date) {
   await recordEvent(trx, {
     type,
     teamId,
     organizationId,
     at,
-    data: { member: { user_id: member.id, email: member.email, name: member.name, role: member.role, team_id: teamId } },
+    data: memberData(member, teamId),
   });
 }
 

@@ -2,6 +2,8 @@
 // shape (spec §6.3–6.5), built from a sample that says it is a test, for the team the endpoint's events
 // come from. The ids are new: no such guide or person exists, so a receiver that looks one up finds nothing.
 import type { SubscribableEvent } from '../domain/events.js';
+import { guideSummaryData } from '../domain/guides/guide-events.js';
+import { memberData } from '../domain/members.js';
 import { newId } from '../domain/ids.js';
 import { timestamp } from '../domain/clock.js';
 
@@ -11,21 +13,19 @@ export function testEventData(type: SubscribableEvent, teamId: string, appUrl: s
   const id = newId();
   if (type === 'guide.deleted') return { guide: { id, team_id: teamId } };
   if (type === 'member.joined' || type === 'member.left' || type === 'member.role_changed') {
-    return { member: { user_id: id, email: 'test-event@example.com', name: 'Test event: a sample member', role: 'EDITOR', team_id: teamId } };
+    return memberData({ id, email: 'test-event@example.com', name: 'Test event: a sample member', role: 'EDITOR' }, teamId);
   }
-  return {
-    guide: {
-      id,
-      title: 'Test event: a sample guide',
-      description: TEST_NOTE,
-      permalink: null,
-      updated_at: timestamp(now),
-      team_id: teamId,
-      folder_id: null,
-      language: 'en',
-      url: `${appUrl}/guides/${id}`,
-    },
-    placement: { team_guides: false, public_link: false },
-    changed: type === 'guide.updated' ? ['title'] : [],
-  };
+  const sample = {
+    id,
+    title: 'Test event: a sample guide',
+    description: TEST_NOTE,
+    permalink: null,
+    updated_at: timestamp(now),
+    team_id: teamId,
+    folder_id: null,
+    language: 'en',
+    publish_status: 'DRAFT',
+    is_public: 0,
+  } as const;
+  return guideSummaryData(sample, appUrl, type === 'guide.updated' ? ['title'] : []);
 }

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { expectAccessible } from './axe.js';
-import { consolePage, launchChromium, startListeningService } from './browser.js';
-import { mailedLinkToken, requestLink } from './sessions.js';
+import { consolePage, launchChromium, signInByLink, startListeningService } from './browser.js';
 
 let browser: Browser;
 let t: TestService;
@@ -68,8 +67,7 @@ describe.each([
     await page.goto(`${baseUrl}/console/#/sign-in`);
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
     await expectAccessible(page, `the sign-in page at ${label} width`);
-    expect((await requestLink(t, world.ana.email)).statusCode).toBe(202);
-    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, world.ana.email)}`);
+    await signInByLink(page, t, baseUrl, world.ana.email);
     await page.getByRole('heading', { name: /API keys/ }).waitFor();
   }, 60_000);
 
@@ -103,8 +101,7 @@ describe('the reference pages (issue 35, item 7)', () => {
     page = await consolePage(browser, { width: 390, height: 844 });
     page.setDefaultTimeout(8000);
     // Signed in: the management API's reference is for the operator and signed-in people.
-    expect((await requestLink(t, world.ana.email)).statusCode).toBe(202);
-    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, world.ana.email)}`);
+    await signInByLink(page, t, baseUrl, world.ana.email);
     await page.getByRole('heading', { name: /API keys/ }).waitFor();
   });
   afterAll(async () => {

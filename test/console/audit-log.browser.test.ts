@@ -5,8 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService } from '../support/service.js';
-import { consolePage, launchChromium, screenshot, startListeningService } from './browser.js';
-import { asSession, type ConsoleSession, mailedLinkToken, requestLink, signIn } from './sessions.js';
+import { consolePage, launchChromium, screenshot, signInByLink, startListeningService } from './browser.js';
+import { asSession, type ConsoleSession, signIn } from './sessions.js';
 
 let browser: Browser;
 let t: TestService;
@@ -22,8 +22,7 @@ async function person(email: string, name: string, grant: (id: string) => Promis
 async function signedInPage(email: string): Promise<Page> {
   const page = await consolePage(browser);
   page.setDefaultTimeout(8000);
-  expect((await requestLink(t, email)).statusCode).toBe(202);
-  await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
+  await signInByLink(page, t, baseUrl, email);
   await page.getByRole('heading', { name: /API keys|Guides/ }).waitFor();
   return page;
 }

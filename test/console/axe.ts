@@ -16,11 +16,12 @@ interface Violation {
   nodes: { target: unknown[] }[];
 }
 
-/** The serious and critical violations axe finds in the page now. */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/** The serious and critical violations axe finds in the page now, of every rule or only of `rules`. */
+export async function seriousViolations(page: Page, rules?: readonly string[]): Promise<string[]> {
   if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
+  const options = rules ? JSON.stringify({ runOnly: { type: 'rule', values: rules } }) : '{}';
   const violations = await page.evaluate<Violation[]>(
-    'axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))',
+    `axe.run(document, ${options}).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
   );
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -8,6 +8,8 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { expect } from 'vitest';
 import { freePort } from '../support/processes.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { mailedLinkToken, requestLink } from './sessions.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
@@ -62,6 +64,39 @@ async function warmConsole(baseUrl: string): Promise<void> {
       await response.arrayBuffer();
     }),
   );
+}
+
+export interface ConsoleWorld {
+  browser: Browser;
+  t: TestService;
+  baseUrl: string;
+  /** A webhook receiver on loopback for the world's endpoints. */
+  receiver: Receiver;
+  close(): Promise<void>;
+}
+
+/** Chromium, a listening service and a receiver, for a file of browser tests about webhooks. */
+export async function startConsoleWorld(env: Record<string, string> = {}): Promise<ConsoleWorld> {
+  const browser = await launchChromium();
+  const { t, baseUrl } = await startListeningService(env);
+  const receiver = await startReceiver();
+  return {
+    browser,
+    t,
+    baseUrl,
+    receiver,
+    close: async () => {
+      await browser.close();
+      await receiver.close();
+      await t.close();
+    },
+  };
+}
+
+/** Signs `email` in, in this page, by the link mailed to them (asked for through the sign-in API). */
+export async function signInByLink(page: Page, t: TestService, baseUrl: string, email: string): Promise<void> {
+  expect((await requestLink(t, email)).statusCode).toBe(202);
+  await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
 }
 
 /** A page that fails the test on any script error or failed request of the console. */

@@ -5,32 +5,22 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestService } from '../support/service.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
-import { consolePage, launchChromium, screenshot, startListeningService, WIDTHS } from './browser.js';
-import { mailedLinkToken, requestLink } from './sessions.js';
+import type { Receiver } from '../support/receiver.js';
+import { consolePage, type ConsoleWorld, screenshot, signInByLink, startConsoleWorld, WIDTHS } from './browser.js';
 
 let browser: Browser;
 let t: TestService;
 let baseUrl: string;
 let receiver: Receiver;
 
+let consoleWorld: ConsoleWorld | undefined;
+
 beforeAll(async () => {
-  browser = await launchChromium();
-  ({ t, baseUrl } = await startListeningService());
-  receiver = await startReceiver();
+  consoleWorld = await startConsoleWorld();
+  ({ browser, t, baseUrl, receiver } = consoleWorld);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await t?.close();
-});
-
-/** Signs in by e-mailed link in this tab: the link is asked for through the API, then opened here. */
-async function signInByLink(target: Page, email: string) {
-  expect((await requestLink(t, email)).statusCode).toBe(202);
-  await target.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
-}
+afterAll(() => consoleWorld?.close());
 
 /** Opens the Actions menu of the endpoint's page with the keyboard, and presses one of its items. */
 async function pressMenuItem(page: Page, item: string) {
@@ -56,7 +46,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
     await t.admin('PUT', `/teams/${world.team.id}/members/${world.ana.id}`, { role: 'ADMIN' });
     page = await consolePage(browser, viewport);
     page.setDefaultTimeout(8000);
-    await signInByLink(page, email);
+    await signInByLink(page, t, baseUrl, email);
     await page.getByRole('heading', { name: `API keys · ${world.team.name}` }).waitFor();
   }, 60_000);
 
@@ -317,7 +307,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       const visitor = await consolePage(browser, viewport);
       await visitor.goto(`${baseUrl}/console/${webhooks}`);
       await visitor.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
-      await signInByLink(visitor, email);
+      await signInByLink(visitor, t, baseUrl, email);
       await visitor.getByRole('heading', { name: `Webhooks · ${world.team.name}` }).waitFor();
       expect(new URL(visitor.url()).hash).toBe(webhooks);
       await visitor.context().close();
@@ -347,7 +337,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       await screenshot(page, `16-session-ended${suffix}`);
 
       const other = await context.newPage();
-      await signInByLink(other, email);
+      await signInByLink(other, t, baseUrl, email);
       await other.getByRole('heading', { name: /^API keys · / }).waitFor();
       await other.close();
 
@@ -373,7 +363,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       const keys = (await t.admin('GET', `/api-keys?home_type=team&home_id=${world.team.id}`)) as { name: string }[];
       expect(keys.map((key) => key.name)).not.toContain('Not as the operator');
       // Signed in again as themselves, in this tab: the console opens the page that was left.
-      await signInByLink(page, email);
+      await signInByLink(page, t, baseUrl, email);
       await page.getByRole('heading', { name: `API keys · ${world.team.name}` }).waitFor();
       expect(new URL(page.url()).hash).toBe(keysHash());
     });

@@ -11,8 +11,7 @@ import { createGuide, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { eventually } from '../support/waiting.js';
 import { allAttempts, attemptsOf } from '../support/webhooks.js';
-import { consolePage, launchChromium, screenshot, startListeningService, WIDTHS } from './browser.js';
-import { mailedLinkToken, requestLink } from './sessions.js';
+import { consolePage, launchChromium, screenshot, signInByLink, startListeningService, WIDTHS } from './browser.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -63,8 +62,7 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
 
     page = await consolePage(browser, viewport);
     page.setDefaultTimeout(8000);
-    expect((await requestLink(t, email)).statusCode).toBe(202);
-    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
+    await signInByLink(page, t, baseUrl, email);
     await page.getByRole('heading', { name: /API keys/ }).waitFor();
   }, 60_000);
 

@@ -11,8 +11,7 @@ import { createGuide, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { eventually } from '../support/waiting.js';
 import { allAttempts } from '../support/webhooks.js';
-import { consolePage, launchChromium, screenshot, startListeningService, WIDTHS } from './browser.js';
-import { mailedLinkToken, requestLink } from './sessions.js';
+import { consolePage, launchChromium, screenshot, signInByLink, startListeningService, WIDTHS } from './browser.js';
 
 const HOUR = 3_600_000;
 
@@ -64,8 +63,7 @@ describe.each(WIDTHS)('endpoint health at $label width (issue 14 item 6)', ({ la
 
     page = await consolePage(browser, viewport);
     page.setDefaultTimeout(8000);
-    expect((await requestLink(t, email)).statusCode).toBe(202);
-    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
+    await signInByLink(page, t, baseUrl, email);
     await page.getByRole('heading', { name: /API keys/ }).waitFor();
   }, 60_000);
 

@@ -4,45 +4,29 @@
 // after an action and on Escape; "Send again" is named by its visible text first; the signing key masked
 // until revealed, with Copy; a ping to a paused endpoint said to be kept as missed; the form's events each
 // with a line saying when it is sent, and "All events"; a test event of any type.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DESCRIPTIONS, SUBSCRIBABLE_EVENTS } from '../../src/domain/events.js';
 import type { TestService } from '../support/service.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
+import type { Receiver } from '../support/receiver.js';
 import { eventually } from '../support/waiting.js';
 import { allAttempts } from '../support/webhooks.js';
-import { consolePage, launchChromium, screenshot, startHeldReceiver, startListeningService, WIDTHS } from './browser.js';
-import { mailedLinkToken, requestLink } from './sessions.js';
-
-// Run in the page rather than added as a script tag: the console's Content-Security-Policy allows no inline script.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { seriousViolations } from './axe.js';
+import { consolePage, type ConsoleWorld, screenshot, signInByLink, startConsoleWorld, startHeldReceiver, WIDTHS } from './browser.js';
 
 let browser: Browser;
 let t: TestService;
 let baseUrl: string;
 let receiver: Receiver;
 
+let consoleWorld: ConsoleWorld | undefined;
+
 beforeAll(async () => {
-  browser = await launchChromium();
-  ({ t, baseUrl } = await startListeningService());
-  receiver = await startReceiver();
+  consoleWorld = await startConsoleWorld();
+  ({ browser, t, baseUrl, receiver } = consoleWorld);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await t?.close();
-});
-
-/** The serious and critical violations axe-core finds in the page as it stands. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
-  return page.evaluate<string[]>(
-    "axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`))",
-  );
-}
+afterAll(() => consoleWorld?.close());
 
 /** What has focus, as "tag:text". Run in the page (this file is type-checked without the DOM library). */
 const focused = (page: Page) => page.evaluate<string>("`${document.activeElement?.tagName.toLowerCase()}:${document.activeElement?.textContent?.trim()}`");
@@ -79,8 +63,7 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
     page = await consolePage(browser, viewport);
     page.setDefaultTimeout(15_000);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-    expect((await requestLink(t, email)).statusCode).toBe(202);
-    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
+    await signInByLink(page, t, baseUrl, email);
     await page.getByRole('heading', { name: /API keys/ }).waitFor();
   }, 60_000);
 
@@ -188,11 +171,7 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
       expect(text).toBe('Send again');
       expect(name).toMatch(/^Send again: ping [0-9a-f]{8}$/);
     }
-    if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
-    const mismatches = await page.evaluate<string[]>(
-      "axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } }).then((r) => r.violations.flatMap((v) => v.nodes.map((n) => n.html)))",
-    );
-    expect(mismatches).toEqual([]);
+    expect(await seriousViolations(page, ['label-content-name-mismatch'])).toEqual([]);
   });
 
   it('shows the signing key masked until "Reveal", with a Copy button, and rotates it with an overlap', async () => {

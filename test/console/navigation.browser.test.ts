@@ -9,8 +9,8 @@ import { startReceiver } from '../support/receiver.js';
 import type { TestService } from '../support/service.js';
 import { eventually } from '../support/waiting.js';
 import { closedPortUrl } from '../support/webhooks.js';
-import { alertText, consolePage, launchChromium, startListeningService } from './browser.js';
-import { mailedLinkToken, requestLink } from './sessions.js';
+import { alertText, consolePage, launchChromium, signInByLink, startListeningService } from './browser.js';
+import { requestLink } from './sessions.js';
 
 let browser: Browser;
 let t: TestService;
@@ -44,8 +44,7 @@ const picked = () => page.getByLabel('Working on').locator('option:checked').inn
 
 describe('the console knows the person', () => {
   it('lands on the team where the person can act, not where they may only edit', async () => {
-    expect((await requestLink(t, world.ed.email)).statusCode).toBe(202);
-    await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, world.ed.email)}`);
+    await signInByLink(page, t, baseUrl, world.ed.email);
     await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
     expect(await picked()).toBe('Beta');
   });
@@ -165,8 +164,7 @@ describe("an organization admin's view of every team", () => {
 
       const olgaPage = await consolePage(browser);
       olgaPage.setDefaultTimeout(8000);
-      expect((await requestLink(t, olga.email)).statusCode).toBe(202);
-      await olgaPage.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, olga.email)}`);
+      await signInByLink(olgaPage, t, baseUrl, olga.email);
       await olgaPage.getByRole('heading', { name: /API keys · Northwind Outfitters/ }).waitFor();
       await olgaPage.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'All teams' }).click();
       await olgaPage.getByRole('heading', { name: 'Overview · Northwind Outfitters', level: 1 }).waitFor();

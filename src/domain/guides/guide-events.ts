@@ -18,7 +18,12 @@ export const CHANGE_COLUMNS = [
 ] as const;
 export type ChangeColumn = (typeof CHANGE_COLUMNS)[number];
 
-export function guideSummaryData(guide: GuideRow, appUrl: string, changed: readonly ChangeColumn[]) {
+/** What a guide event says of its guide: a stored row, or a test event's sample (whose permalink is none). */
+export type GuideSummarySource = Pick<GuideRow, 'id' | 'title' | 'description' | 'updated_at' | 'team_id' | 'folder_id' | 'language' | 'publish_status' | 'is_public'> & {
+  permalink: string | null;
+};
+
+export function guideSummaryData(guide: GuideSummarySource, appUrl: string, changed: readonly ChangeColumn[]) {
   return {
     guide: {
       id: guide.id,

@@ -18,6 +18,13 @@ import type { TypeBoxApp } from '../typebox-app.js';
 import { Member } from '../v1/schemas.js';
 import { actAsCaller, callerHook } from './admin-auth.js';
 import { faultyBodyRefusal } from '../body-faults.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body may be left out, and is then taken as `{}`: every field of it is optional. */
+    optionalBody?: boolean;
+  }
+}
 import { strictBodyValidatorCompiler } from './body-validation.js';
 import { RouteMethods } from './method-not-allowed.js';
 import { registerApiKeys } from './api-keys.js';
@@ -109,12 +116,16 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');
   // An operation that takes no body accepts an empty one whatever its content-type (curl -H with no -d);
-  // one that needs a body then says so by its validation, naming what is missing.
+  // one that needs a body then says so by its validation, naming what is missing; one whose body is
+  // optional (`config.optionalBody`: every field may be left out) takes no body as an empty object.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
     return json(request, body as string, done);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.optionalBody) request.body ??= {};
   });
   const deps: AdminDeps = {
     ctx: options.ctx,

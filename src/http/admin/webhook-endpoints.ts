@@ -165,7 +165,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
   app.post(
     '/webhook-endpoints/:id/signing-key/rotate',
     {
-      config: { sessions: true },
+      config: { sessions: true, optionalBody: true },
       schema: {
         operationId: 'rotateSigningKey', summary: 'Rotate the signing key',
         description:
@@ -174,10 +174,6 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         params: IdParams,
         body: Rotation,
         response: respond(200, 'The new signing key, and the old one while it still signs', SigningKeyAnswer),
-      },
-      // The body is optional: an empty one is a rotation with no overlap.
-      preValidation: async (request) => {
-        request.body ??= {};
       },
     },
     async (request) => {
@@ -228,7 +224,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
   app.post(
     '/webhook-endpoints/:id/ping',
     {
-      config: { sessions: true },
+      config: { sessions: true, optionalBody: true },
       schema: {
         operationId: 'pingWebhookEndpoint', summary: 'Send a ping or a test event',
         description:
@@ -237,10 +233,6 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
         params: IdParams,
         body: PingRequest,
         response: respond(202, 'The ping or test event is on its way, or kept as missed while the endpoint is paused', null),
-      },
-      // The body is optional: an empty one asks for a ping.
-      preValidation: async (request) => {
-        request.body ??= {};
       },
     },
     async (request, reply) => {

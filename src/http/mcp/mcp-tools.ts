@@ -28,7 +28,6 @@ import type { DomainContext } from '../../domain/context.js';
 import { toProblem } from '../problem-handler.js';
 import { ProblemError, problemBody } from '../problem.js';
 import { ACCEPTS, Cursor, Uuid } from '../schemas/common.js';
-import { searchWords } from '../../domain/guides/word-search.js';
 import { requireScope } from '../v1/key-auth.js';
 import { guideForKey, guideList, guideSearch, memberList, teamList } from '../v1/read-answers.js';
 import { Guide, GuideListItem, GuidePage, Member, Team } from '../v1/schemas.js';
@@ -122,9 +121,6 @@ const TOOLS = [
     run: async ({ ctx, key }, args) => {
       const limit = args.limit ?? DEFAULT_SEARCH_LIMIT;
       if (args.query === undefined) return answer(await guideList(ctx, ctx, key, { teamId: args.team_id, q: undefined, limit, cursor: args.cursor }, 'query'));
-      if (searchWords(args.query).length === 0) {
-        throw new ProblemError('invalid_request', "Parameter 'query' has no word to search for: common words such as 'how', 'do' and 'the' are left out");
-      }
       return answer(await guideSearch(ctx, key, { teamId: args.team_id, query: args.query, limit, cursor: args.cursor }));
     },
   }),

@@ -8,7 +8,7 @@ import { searchWords } from '../../domain/guides/word-search.js';
 import { listMembers } from '../../domain/members.js';
 import { reachedTeamIds, teamsReachedBy } from '../../domain/teams.js';
 import { keysetList } from '../keyset-page.js';
-import { notFound } from '../problem.js';
+import { invalidRequest, notFound } from '../problem.js';
 import { presentGuide, presentGuideListItem, presentMember, presentTeam } from './presenters.js';
 
 export interface GuideListQuery {
@@ -42,16 +42,21 @@ export interface GuideSearchQuery {
   cursor: string | undefined;
 }
 
-/** MCP's search_guides with a query: the guides the key reaches whose titles contain the most of its words. */
+/**
+ * MCP's search_guides with a query: the guides the key reaches whose titles contain the most of its words.
+ * A query of common words alone is refused: an empty list would read as "no such guide".
+ */
 export function guideSearch(ctx: DomainContext, key: ApiKey, search: GuideSearchQuery) {
   const { teamId, query, limit, cursor } = search;
+  const words = searchWords(query);
+  if (words.length === 0) throw invalidRequest("Parameter 'query' has no word to search for: common words such as 'how', 'do' and 'the' are left out");
   const binding = { holder: key.id, filters: ['words', teamId, query] };
   const refusal = "Parameter 'cursor' is not a cursor of this search: pass next_cursor unchanged, with the same team_id and query";
   return keysetList(ctx.cursorSecret, binding, cursor, refusal, async (after) => {
     const teamIds = await reachedTeamIds(ctx, key.home, teamId);
     if (teamIds === null) throw notFound('No team with that team_id is reachable with this key');
     const organizationId = key.home.type === 'organization' && teamId === undefined ? key.home.id : null;
-    const page = await rankedGuidePage(ctx, { teamIds, organizationId, words: searchWords(query), limit, after });
+    const page = await rankedGuidePage(ctx, { teamIds, organizationId, words, limit, after });
     return { items: page.items.map(presentGuideListItem), next: page.next };
   });
 }

@@ -108,6 +108,7 @@ describe('MCP tools', () => {
       'Écran de connexion : réinitialiser le mot de passe',
       'Passwords and resets for admins',
       'Straße und Übersicht',
+      'Change the UI colours',
     ]) {
       await createGuide(t, teams[0].id, { title });
     }
@@ -124,6 +125,9 @@ describe('MCP tools', () => {
     expect(titles(await mcp.call('search_guides', { query: 'ÉCRAN' }))).toEqual(['Écran de connexion : réinitialiser le mot de passe']);
     expect(titles(await mcp.call('search_guides', { query: 'strasse ubersicht' }))).toEqual(['Straße und Übersicht']);
     expect(titles(await mcp.call('search_guides', { query: 'nothing like it' }))).toEqual([]);
+    // A word of two letters, too short for the trigram index, is still found when it is the only word.
+    expect(titles(await mcp.call('search_guides', { query: 'How do I change the UI?' }))).toEqual(['Change the UI colours', 'Change the PASSWORD policy']);
+    expect(titles(await mcp.call('search_guides', { query: 'ui' }))).toEqual(['Change the UI colours']);
 
     // Pages of one, through cursors, give the same guides in the same order.
     const walked: string[] = [];
