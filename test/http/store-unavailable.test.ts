@@ -174,7 +174,12 @@ describe.runIf(usingPostgres)('PostgreSQL refusing connections', () => {
 
     const bringBack = await takePostgresAway(s);
     cleanups.push(bringBack);
-    const mcpCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_teams', arguments: {} } });
+    const mcpCall = (name: string, args: Record<string, unknown>) => ({
+      method: 'POST' as const,
+      url: '/mcp',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    });
     const answers = {
       'v1 read': await s.get('/v1/guides?limit=7', key),
       'v1 team read': await s.get(`/v1/members?team_id=${teams[0].id}`, key),
@@ -182,12 +187,9 @@ describe.runIf(usingPostgres)('PostgreSQL refusing connections', () => {
       'management read': await s.adminRaw('GET', `/teams/${teams[0].id}/members`),
       'management write': await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'Never half-written' }),
       'console session': await s.service.app.inject({ method: 'GET', url: '/console/api/session', headers: { cookie } }),
-      mcp: await s.service.app.inject({
-        method: 'POST',
-        url: '/mcp',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        payload: mcpCall,
-      }),
+      mcp: await s.service.app.inject(mcpCall('list_teams', {})),
+      'mcp word search': await s.service.app.inject(mcpCall('search_guides', { query: 'how do I reset a password' })),
+      'management user lookup': await s.adminRaw('GET', '/users?email=someone%40example.com'),
       'waiting events feed': await waiting,
     };
     for (const [what, answer] of Object.entries(answers)) {
