@@ -1,7 +1,7 @@
 // The benchmark's command line: `npm run bench -- [--quick] [--reuse] [--only list,search,flood,…] [--no-webhooks]
 // [--seconds N] [--warmup N] [--guides N,…] [--mixed-guides N]`.
 import { parseArgs } from 'node:util';
-import type { Mode, NoisyShape } from './results.js';
+import { MIXED_TRAFFIC, type MixedTraffic, type Mode, type NoisyShape } from './results.js';
 
 export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint', 'audit'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
@@ -28,6 +28,8 @@ export interface BenchOptions {
   /** The mixed benchmark's store: guides (over 200 teams in 10 organizations), and whether it also runs on PostgreSQL. */
   mixedGuides: number;
   mixedOnPostgres: boolean;
+  /** The mixed benchmark's kinds of traffic (bench/mixed/urls.ts). */
+  mixedTraffic: MixedTraffic[];
   /** Events in the outbox for the feed benchmark (GET /v1/events, issue 17). */
   feedEvents: number;
   /** Guides in the store the backup benchmark copies (issue 33): the read benchmark's store of that size. */
@@ -49,6 +51,8 @@ export const USAGE = `npm run bench -- [options]
   --sqlite-only      run the webhook and mixed benchmarks on SQLite only, not also on PostgreSQL
   --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)
   --mixed-guides N   the mixed benchmark's store (default: 10000 quick; 100000 full)
+  --mixed-traffic LIST
+                     the mixed benchmark's traffic: four-keys, one-key (default both)
   --seconds N        measured seconds per run (default 2 quick, 10 full)
   --warmup N         warm-up seconds per run (default 1 quick, 3 full)
   --events N         webhook events (default 1000 quick, 10000 full)
@@ -67,6 +71,14 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   return value;
 }
 
+/** A comma-separated choice among `allowed`; all of them when not given. */
+function listOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T[] {
+  if (raw === undefined) return [...allowed];
+  const named = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  for (const each of named) if (!(allowed as readonly string[]).includes(each)) throw new Error(`--${name}: unknown "${each}"; pick from ${allowed.join(', ')}`);
+  return named as T[];
+}
+
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
     args: argv,
@@ -77,6 +89,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-webhooks': { type: 'boolean', default: false },
       guides: { type: 'string' },
       'mixed-guides': { type: 'string' },
+      'mixed-traffic': { type: 'string' },
       seconds: { type: 'string' },
       warmup: { type: 'string' },
       events: { type: 'string' },
@@ -94,13 +107,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   }
   const quick = values.quick!;
   let groups = new Set<ScenarioGroup>(SCENARIO_GROUPS);
-  if (values.only !== undefined) {
-    const named = values.only.split(',').map((name) => name.trim()).filter(Boolean);
-    for (const name of named) {
-      if (!(SCENARIO_GROUPS as readonly string[]).includes(name)) throw new Error(`--only: unknown "${name}"; pick from ${SCENARIO_GROUPS.join(', ')}`);
-    }
-    groups = new Set(named as ScenarioGroup[]);
-  }
+  if (values.only !== undefined) groups = new Set(listOf('only', values.only, SCENARIO_GROUPS));
   if (values['no-webhooks']) {
     groups.delete('webhooks');
     groups.delete('noisy');
@@ -136,6 +143,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     // The shape production was described with: 100,000 guides over 200 teams in 10 organizations.
     mixedGuides: positive('mixed-guides', values['mixed-guides'], quick ? 10_000 : 100_000),
     mixedOnPostgres: !values['sqlite-only'],
+    mixedTraffic: listOf('mixed-traffic', values['mixed-traffic'], MIXED_TRAFFIC),
     feedEvents: positive('feed-events', values['feed-events'], quick ? 100_000 : 1_000_000),
     backupGuides: positive('backup-guides', values['backup-guides'], quick ? 10_000 : 1_000_000),
     footprintEvents: positive('footprint-events', values['footprint-events'], quick ? 10_000 : 100_000),

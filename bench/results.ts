@@ -161,9 +161,15 @@ export interface NoisyResult extends NoisyShape {
 export const MIXED_URL_KINDS = ['list', 'deep', 'search', 'team', 'detail', 'permalink', 'teams', 'members'] as const;
 export type MixedUrlKind = (typeof MIXED_URL_KINDS)[number];
 
+/** Whose URLs the mixed benchmark asks for (bench/mixed/urls.ts): four keys' or one organization key's. */
+export const MIXED_TRAFFIC = ['four-keys', 'one-key'] as const;
+export type MixedTraffic = (typeof MIXED_TRAFFIC)[number];
+
 /** The URL list of the mixed benchmark on one store, gathered through the API before the runs. */
 export interface MixedUrls {
   store: 'sqlite' | 'postgres';
+  /** Absent from results written before issue 36: four keys. */
+  traffic?: MixedTraffic;
   /** Seconds the bulk loader took on this store. */
   loadSeconds: number;
   total: number;
@@ -177,6 +183,10 @@ export interface MixedUrls {
 /** One measured run of the mixed benchmark: one store, one or two service processes, one edit rate. */
 export interface MixedRun {
   store: 'sqlite' | 'postgres';
+  /** Absent from results written before issue 36: four keys. */
+  traffic?: MixedTraffic;
+  /** PostgreSQL only: whether rate limits count in Redis (REDIS_URL) or in the database. Absent before issue 36: with Redis. */
+  redis?: boolean;
   processes: number;
   readCache: boolean;
   editsPerSecond: number;

@@ -120,7 +120,7 @@ export async function runBackupBench(
   try {
     const start = serviceStarter(children, { databaseUrl: store.databaseUrl, dataDir: store.dir }, { RATE_LIMIT_PER_MINUTE: UNREACHED_RATE_LIMIT });
     const service = await start('all');
-    const list = await gatherUrls(service.url, service.admin, store.ids);
+    const list = await gatherUrls(service.url, service.admin, store.ids, 'four-keys');
     const urls = join(dir, 'urls.tsv');
     writeUrlFile(list.urls, urls);
     const storeBytes = statSync(database).size;

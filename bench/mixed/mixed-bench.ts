@@ -1,17 +1,19 @@
 // The mixed benchmark (`--only mixed`): reads shaped like production, with edits coming in meanwhile.
-// Thousands of distinct v1 URLs from four keys (urls.ts) go round through wrk (wrk-mixed.lua) while the
-// writer (writer.ts) edits guides at 0, 1 and 10 edits/s. It runs on SQLite with one ROLE=api process (read
-// cache on, and off as the reference), and on PostgreSQL with Redis with one and two ROLE=api processes,
-// both stores filled by the bulk loader with the same data. Per run: req/s, p50/p99, answers of 400 or more,
-// the edits made and failed, and each service process's resident memory.
+// Thousands of distinct v1 URLs (urls.ts) go round through wrk (wrk-mixed.lua) while the writer (writer.ts)
+// edits guides at 0, 1 and 10 edits/s. Two kinds of traffic: four keys' URLs, on SQLite with one ROLE=api
+// process (read cache on, and off as the reference) and on PostgreSQL with Redis with one and two ROLE=api
+// processes; and one organization key's URLs (issue 36), on SQLite and on PostgreSQL with Redis and without
+// it (rate limits counted in the database), with one and two processes. Both stores are filled by the bulk
+// loader with the same data. Per run: req/s, p50/p99, answers of 400 or more, the edits made and failed,
+// and each service process's resident memory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { storeName } from '../report/checks.js';
+import { describeStore, storeName } from '../report/checks.js';
 import type { BenchOptions } from '../options.js';
 import { type Child, measureCpu, sampleRss } from '../processes.js';
 import { drain } from '../reads/read-bench.js';
-import type { MixedResult, MixedRun } from '../results.js';
+import type { MixedResult, MixedRun, MixedTraffic } from '../results.js';
 import { type RunningService, serviceStarter, UNREACHED_RATE_LIMIT } from '../services.js';
 import { type LoadedStore, loadPostgresStore, prepareStore, type StoreShape } from '../store.js';
 import type { BenchServers } from '../test-servers.js';
@@ -32,19 +34,27 @@ export function mixedShape(guides: number): StoreShape {
 
 interface Setup {
   store: 'sqlite' | 'postgres';
+  traffic: MixedTraffic;
+  /** PostgreSQL: rate limits counted in Redis, or in the database. */
+  redis: boolean;
   processes: number;
   readCache: boolean;
 }
 
 const SETUPS: Setup[] = [
-  { store: 'sqlite', processes: 1, readCache: true },
-  { store: 'sqlite', processes: 1, readCache: false },
-  { store: 'postgres', processes: 1, readCache: true },
-  { store: 'postgres', processes: 2, readCache: true },
+  { store: 'sqlite', traffic: 'four-keys', redis: false, processes: 1, readCache: true },
+  { store: 'sqlite', traffic: 'four-keys', redis: false, processes: 1, readCache: false },
+  { store: 'sqlite', traffic: 'one-key', redis: false, processes: 1, readCache: true },
+  { store: 'postgres', traffic: 'four-keys', redis: true, processes: 1, readCache: true },
+  { store: 'postgres', traffic: 'four-keys', redis: true, processes: 2, readCache: true },
+  { store: 'postgres', traffic: 'one-key', redis: true, processes: 1, readCache: true },
+  { store: 'postgres', traffic: 'one-key', redis: true, processes: 2, readCache: true },
+  { store: 'postgres', traffic: 'one-key', redis: false, processes: 1, readCache: true },
+  { store: 'postgres', traffic: 'one-key', redis: false, processes: 2, readCache: true },
 ];
 
 export const describeSetup = (setup: Setup) =>
-  `${storeName(setup.store)}, ${setup.processes === 1 ? 'one process' : `${setup.processes} processes`}${setup.readCache ? '' : ', READ_CACHE=off'}`;
+  `${describeStore(setup)}, ${setup.traffic}, ${setup.processes === 1 ? 'one process' : `${setup.processes} processes`}${setup.readCache ? '' : ', READ_CACHE=off'}`;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -58,27 +68,29 @@ export async function runMixedBench(
   const problems: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'guide-service-bench-mixed-'));
 
-  /** The setups of one store, one after the other, on the URL list gathered through the first. */
+  /** The setups of one store, one after the other, each traffic's on the URL list gathered through its first. */
   const onStore = async (store: LoadedStore, kind: Setup['store'], redisUrl?: string) => {
-    let list: UrlList | null = null;
-    // One file per wrk process, each shuffled its own way.
-    const files = [0, 1].map((n) => join(dir, `${kind}-urls-${n}.tsv`));
-    for (const setup of SETUPS.filter((candidate) => candidate.store === kind)) {
+    const lists = new Map<MixedTraffic, UrlList>();
+    for (const setup of SETUPS.filter((candidate) => candidate.store === kind && options.mixedTraffic.includes(candidate.traffic))) {
+      // One file per wrk process, each shuffled its own way.
+      const files = [0, 1].map((n) => join(dir, `${kind}-${setup.traffic}-urls-${n}.tsv`));
       const children: Child[] = [];
       try {
-        const start = serviceStarter(children, { databaseUrl: store.databaseUrl, dataDir: store.dir, redisUrl }, {
+        const start = serviceStarter(children, { databaseUrl: store.databaseUrl, dataDir: store.dir, redisUrl: setup.redis ? redisUrl : undefined }, {
           READ_CACHE: setup.readCache ? 'on' : 'off',
           RATE_LIMIT_PER_MINUTE: UNREACHED_RATE_LIMIT,
         });
         const services: RunningService[] = [];
         // One after the other: a service migrates the store at start, and two must not race.
         for (let n = 0; n < setup.processes; n++) services.push(await start('api'));
-        if (list === null) {
-          list = await gatherUrls(services[0]!.url, services[0]!.admin, store.ids);
+        let list = lists.get(setup.traffic);
+        if (list === undefined) {
+          list = await gatherUrls(services[0]!.url, services[0]!.admin, store.ids, setup.traffic);
+          lists.set(setup.traffic, list);
           for (const file of files) writeUrlFile(list.urls, file);
           result.urls.push({ store: kind, loadSeconds: store.loadSeconds, ...list.summary });
           const kinds = Object.entries(list.summary.byKind).map(([name, count]) => `${name} ${count}`).join(', ');
-          log(`  mixed (${storeName(kind)}): ${list.summary.total} URLs from ${list.summary.keys.length} keys (${kinds}); ${list.summary.detailGuides} guides to edit`);
+          log(`  mixed (${storeName(kind)}, ${setup.traffic}): ${list.summary.total} URLs from ${list.summary.keys.length} keys (${kinds}); ${list.summary.detailGuides} guides to edit`);
         }
         result.runs.push(...(await measureSetup(setup, services, list, files, options, problems, log)));
       } catch (error) {
@@ -207,7 +219,7 @@ async function measureSetup(
     if (editErrors) problems.push(`${where}: edits failed, e.g. ${editErrors}`);
     const all = taken.map((each) => each.load.requestsPerSecond.toFixed(0)).join('/');
     log(
-      `  mixed ${label.padEnd(36)} ${String(rate).padStart(2)} edits/s ${run.load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${run.load.p50Ms.toFixed(2)} ms  ` +
+      `  mixed ${label.padEnd(56)} ${String(rate).padStart(2)} edits/s ${run.load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${run.load.p50Ms.toFixed(2)} ms  ` +
         `p99 ${run.load.p99Ms.toFixed(2)} ms  failed ${failed}  edits ${run.writes.made}/${run.writes.made + run.writes.failed}  ` +
         `RSS ${run.rssMb.map((mb) => mb.toFixed(0)).join(' + ')} MiB  (rounds ${all})`,
     );

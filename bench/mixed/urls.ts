@@ -1,20 +1,42 @@
-// The mixed benchmark's requests: thousands of distinct v1 URLs from four keys, gathered through the API
-// itself before anything is measured. Ids, permalinks and cursors can only be had from it (cursors are
-// signed and bound to their key). Production traffic is many different URLs rather than one URL over and
-// over: a read cache that serves one answer well may still miss on most of these.
+// The mixed benchmark's requests: thousands of distinct v1 URLs, gathered through the API itself before
+// anything is measured. Ids, permalinks and cursors can only be had from it (cursors are signed and bound
+// to their key). Production traffic is many different URLs rather than one URL over and over: a read cache
+// that serves one answer well may still miss on most of these. Two kinds of traffic (issue 36):
+// - `four-keys`: four keys on two kinds of plan, each with its lists, deep pages, searches, teams and members;
+// - `one-key`: all of it from one organization key, as an integration that reads one organization whole
+//   sends it. Every request then counts against the same key's rate-limit window, which on a shared store
+//   (PostgreSQL, Redis) is one row or one Redis key that every request of every process counts in.
 import { writeFileSync } from 'node:fs';
 import { listPages } from '../reads/deep-cursor.js';
 import { COMMON_TERM, RARE_TERM } from '../reads/scenarios.js';
-import { MIXED_URL_KINDS, type MixedUrlKind, type MixedUrls } from '../results.js';
+import { MIXED_URL_KINDS, type MixedTraffic, type MixedUrlKind, type MixedUrls } from '../results.js';
 import type { Admin } from '../services.js';
 import type { LoadedIds } from '../store.js';
 import { inParallel } from '../webhooks/bench-services.js';
 
 /** Words of the bulk loader's titles (src/cli/bulk-data.ts): six common, four rare, and two of its verbs. */
 const SEARCH_WORDS = [COMMON_TERM, 'guide', 'setup', 'invoice', 'billing', 'export', RARE_TERM, 'zephyr', 'kumquat', 'xylem', 'set up', 'review'];
-const SEARCH_LIMITS = [1, 3, 5, 10, 20, 25, 50, 100];
-const DEEP_LIMITS = [10, 25, 50, 100];
-const TEAM_LIMITS = [5, 20, 50];
+/** The shape of each kind of URL, per key. */
+interface UrlShape {
+  searchWords: readonly string[];
+  searchLimits: readonly number[];
+  deepLimits: readonly number[];
+  teamLimits: readonly number[];
+  /** Whether one guide in four is also asked for by its permalink. */
+  permalinks: boolean;
+}
+
+const SHAPES: Record<MixedTraffic, UrlShape> = {
+  'four-keys': { searchWords: SEARCH_WORDS, searchLimits: [1, 3, 5, 10, 20, 25, 50, 100], deepLimits: [10, 25, 50, 100], teamLimits: [5, 20, 50], permalinks: true },
+  // The loader's ten common words and four rare ones, at five limits; one limit per deep cursor and team.
+  'one-key': {
+    searchWords: ['guide', 'setup', 'report', 'account', 'export', 'invoice', 'team', 'project', 'settings', 'billing', RARE_TERM, 'zephyr', 'kumquat', 'xylem'],
+    searchLimits: [1, 10, 20, 50, 100],
+    deepLimits: [50],
+    teamLimits: [20],
+    permalinks: false,
+  },
+};
 /** Cursors per key for deep pages, picked evenly down its whole list. */
 const DEEP_CURSORS = 40;
 /** Distinct guides asked for by id over all keys; one in four is also asked for by its permalink. */
@@ -66,11 +88,13 @@ function spread<T>(list: readonly T[], count: number): T[] {
 }
 
 /**
- * The loader's three keys (an organization key reaching its organization's 20 teams, a team key in the same
- * organization, a team key on a free plan in another) and one made here: an organization key of that free
- * team's organization, so that both organizations are read whole and on both kinds of plan.
+ * `four-keys`: the loader's three keys (an organization key reaching its organization's 20 teams, a team key
+ * in the same organization, a team key on a free plan in another) and one made here: an organization key of
+ * that free team's organization, so that both organizations are read whole and on both kinds of plan.
+ * `one-key`: the loader's organization key alone.
  */
-async function keysOf(baseUrl: string, admin: Admin, ids: LoadedIds): Promise<Key[]> {
+async function keysOf(baseUrl: string, admin: Admin, ids: LoadedIds, traffic: MixedTraffic): Promise<Key[]> {
+  if (traffic === 'one-key') return [{ label: 'organization key', secret: ids.organizationKey }];
   const keys: Key[] = [
     { label: 'organization key', secret: ids.organizationKey },
     { label: 'team key, same organization', secret: ids.teamKey },
@@ -91,8 +115,9 @@ async function keysOf(baseUrl: string, admin: Admin, ids: LoadedIds): Promise<Ke
 }
 
 /** Gathers the URL list through a running service (its admin API makes the fourth key). */
-export async function gatherUrls(baseUrl: string, admin: Admin, ids: LoadedIds): Promise<UrlList> {
-  const keys = await keysOf(baseUrl, admin, ids);
+export async function gatherUrls(baseUrl: string, admin: Admin, ids: LoadedIds, traffic: MixedTraffic): Promise<UrlList> {
+  const shape = SHAPES[traffic];
+  const keys = await keysOf(baseUrl, admin, ids, traffic);
   const seen = [];
   for (const key of keys) {
     const items: ListItem[] = [];
@@ -112,13 +137,13 @@ export async function gatherUrls(baseUrl: string, admin: Admin, ids: LoadedIds):
   for (const { key, cursors, teams } of seen) {
     for (let limit = 1; limit <= 100; limit++) add(key, 'list', `/v1/guides?limit=${limit}`);
     for (const cursor of spread(cursors, DEEP_CURSORS)) {
-      for (const limit of DEEP_LIMITS) add(key, 'deep', `/v1/guides?limit=${limit}&cursor=${encodeURIComponent(cursor)}`);
+      for (const limit of shape.deepLimits) add(key, 'deep', `/v1/guides?limit=${limit}&cursor=${encodeURIComponent(cursor)}`);
     }
-    for (const word of SEARCH_WORDS) {
-      for (const limit of SEARCH_LIMITS) add(key, 'search', `/v1/guides?q=${encodeURIComponent(word)}&limit=${limit}`);
+    for (const word of shape.searchWords) {
+      for (const limit of shape.searchLimits) add(key, 'search', `/v1/guides?q=${encodeURIComponent(word)}&limit=${limit}`);
     }
     for (const team of teams) {
-      for (const limit of TEAM_LIMITS) add(key, 'team', `/v1/guides?team_id=${team}&limit=${limit}`);
+      for (const limit of shape.teamLimits) add(key, 'team', `/v1/guides?team_id=${team}&limit=${limit}`);
       add(key, 'members', `/v1/members?team_id=${team}`);
     }
     add(key, 'teams', '/v1/teams');
@@ -137,7 +162,7 @@ export async function gatherUrls(baseUrl: string, admin: Admin, ids: LoadedIds):
       taken.add(item.id);
       left--;
       add(key, 'detail', `/v1/guides/${item.id}`);
-      if (n % 4 === 0 && item.permalink) add(key, 'permalink', `/v1/guides/${encodeURIComponent(item.permalink)}`);
+      if (shape.permalinks && n % 4 === 0 && item.permalink) add(key, 'permalink', `/v1/guides/${encodeURIComponent(item.permalink)}`);
       // A title edited by an earlier run on a reused store is taken back to what the loader wrote.
       editable.push({ id: item.id, title: (item.title ?? '').replace(/ · edit \d+$/, '') });
     }
@@ -145,6 +170,7 @@ export async function gatherUrls(baseUrl: string, admin: Admin, ids: LoadedIds):
 
   const byKind = Object.fromEntries(MIXED_URL_KINDS.map((kind) => [kind, urls.filter((url) => url.kind === kind).length])) as Record<MixedUrlKind, number>;
   const summary = {
+    traffic,
     total: urls.length,
     byKind,
     keys: seen.map(({ key, items, teams }) => ({

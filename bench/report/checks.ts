@@ -1,6 +1,6 @@
 // The targets of issues 5 and 11 and of the mixed benchmark, each checked against one run's results. Pure:
 // the report and its unit test read the same verdicts.
-import { type BenchResults, isControl, type MixedResult, type MixedRun, type ReadScenarioResult, type Target } from '../results.js';
+import { type BenchResults, isControl, type MixedResult, type MixedRun, type MixedTraffic, type ReadScenarioResult, type Target } from '../results.js';
 import { FIRST_PAGE_OF } from '../reads/scenarios.js';
 
 export interface Check {
@@ -16,6 +16,10 @@ export interface Check {
 const SQL_BOUND = /^(list|deep|detail|members)/;
 
 export const storeName = (store: 'sqlite' | 'postgres') => (store === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+
+/** How a mixed run's store is named in tables and checks: PostgreSQL says where it counts rate limits. */
+export const describeStore = (run: { store: 'sqlite' | 'postgres'; redis: boolean }) =>
+  run.store === 'sqlite' ? storeName(run.store) : `${storeName(run.store)} ${run.redis ? 'with' : 'without'} Redis`;
 
 export function ratio(numerator: number | undefined, denominator: number | undefined): number {
   if (numerator === undefined || denominator === undefined || !(denominator > 0)) return NaN;
@@ -129,26 +133,51 @@ export function checks(results: BenchResults): Check[] {
   return out;
 }
 
-/** The mixed run of one store and number of processes, with the read cache on, at one edit rate. */
-function mixedRun(mixed: MixedResult, store: MixedRun['store'], processes: number, editsPerSecond: number): MixedRun | undefined {
-  return mixed.runs.find((run) => run.store === store && run.processes === processes && run.readCache && run.editsPerSecond === editsPerSecond);
+/** Which mixed runs a check compares; a run written before issue 36 is four keys' traffic, on PostgreSQL with Redis. */
+interface MixedPick {
+  store: MixedRun['store'];
+  traffic: MixedTraffic;
+  redis?: boolean;
+  processes: number;
+  edits: number;
+}
+
+function mixedRun(mixed: MixedResult, pick: MixedPick): MixedRun | undefined {
+  return mixed.runs.find(
+    (run) =>
+      run.store === pick.store &&
+      (run.traffic ?? 'four-keys') === pick.traffic &&
+      (pick.store === 'sqlite' || (run.redis ?? true) === (pick.redis ?? true)) &&
+      run.processes === pick.processes &&
+      run.readCache &&
+      run.editsPerSecond === pick.edits,
+  );
 }
 
 /** Edits against none, PostgreSQL against SQLite, two processes against one, and memory; a ratio whose runs are missing is left out. */
 function mixedChecks(mixed: MixedResult): Check[] {
   const out: Check[] = [];
-  const rps = (store: MixedRun['store'], processes: number, edits: number) => mixedRun(mixed, store, processes, edits)?.load.requestsPerSecond;
+  const rps = (pick: MixedPick) => mixedRun(mixed, pick)?.load.requestsPerSecond;
   const compare = (what: string, numerator: number | undefined, denominator: number | undefined, goal: number) => {
     if (numerator === undefined || denominator === undefined) return;
     const value = ratio(numerator, denominator);
     out.push({ what, measured: value, unit: 'ratio', target: `≥ ${goal}`, pass: value >= goal });
   };
+  const four = { traffic: 'four-keys', processes: 1, edits: 0 } as const;
   for (const store of ['sqlite', 'postgres'] as const) {
-    compare(`mixed (${storeName(store)}, one process): 1 / 0 edits/s, req/s`, rps(store, 1, 1), rps(store, 1, 0), 0.8);
-    compare(`mixed (${storeName(store)}, one process): 10 / 0 edits/s, req/s`, rps(store, 1, 10), rps(store, 1, 0), 0.6);
+    compare(`mixed (${storeName(store)}, one process): 1 / 0 edits/s, req/s`, rps({ ...four, store, edits: 1 }), rps({ ...four, store }), 0.8);
+    compare(`mixed (${storeName(store)}, one process): 10 / 0 edits/s, req/s`, rps({ ...four, store, edits: 10 }), rps({ ...four, store }), 0.6);
   }
-  compare('mixed, 0 edits/s: PostgreSQL / SQLite, one process, req/s', rps('postgres', 1, 0), rps('sqlite', 1, 0), 0.6);
-  compare('mixed (PostgreSQL), 0 edits/s: two processes / one, req/s', rps('postgres', 2, 0), rps('postgres', 1, 0), 1.3);
+  compare('mixed, 0 edits/s: PostgreSQL / SQLite, one process, req/s', rps({ ...four, store: 'postgres' }), rps({ ...four, store: 'sqlite' }), 0.6);
+  compare('mixed (PostgreSQL), 0 edits/s: two processes / one, req/s', rps({ ...four, store: 'postgres', processes: 2 }), rps({ ...four, store: 'postgres' }), 1.3);
+  // Issue 36: one organization key's traffic, every request in one rate-limit window.
+  const one = { traffic: 'one-key', processes: 1, edits: 0 } as const;
+  const sqlite = rps({ ...one, store: 'sqlite' });
+  for (const [redis, goal] of [[true, 0.8], [false, 0.6]] as const) {
+    const store = `PostgreSQL ${redis ? 'with' : 'without'} Redis`;
+    compare(`mixed, one key, 0 edits/s: ${store} / SQLite, one process, req/s`, rps({ ...one, store: 'postgres', redis }), sqlite, goal);
+    compare(`mixed, one key (${store}), 0 edits/s: two processes / one, req/s`, rps({ ...one, store: 'postgres', redis, processes: 2 }), rps({ ...one, store: 'postgres', redis }), 1.3);
+  }
   for (const store of ['sqlite', 'postgres'] as const) {
     const rss = mixed.runs.filter((run) => run.store === store).flatMap((run) => run.rssMb);
     if (rss.length === 0) continue;

@@ -11,6 +11,7 @@ import {
   type FootprintResult,
   isControl,
   type MixedResult,
+  type MixedRun,
   type MixedUrls,
   type NoisyResult,
   type ReadScenarioResult,
@@ -18,7 +19,7 @@ import {
   TARGETS,
   type WebhookStoreResult,
 } from '../results.js';
-import { type Check, checks, mainGuides, ratio, storeName } from './checks.js';
+import { type Check, checks, describeStore, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
 const whole = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en'));
@@ -123,17 +124,19 @@ function runSection(results: BenchResults, heading: string): string[] {
 function mixedSection(mixed: MixedResult): string[] {
   const { guides, teams, organizations } = mixed.shape;
   const lines = [
-    `### Mixed: thousands of distinct URLs from several keys, with edits meanwhile (${count(guides)} guides, ${count(teams)} teams in ${count(organizations)} organizations)`,
+    `### Mixed: thousands of distinct URLs from four keys or one, with edits meanwhile (${count(guides)} guides, ${count(teams)} teams in ${count(organizations)} organizations)`,
     '',
-    '| store | service processes | edits/s | req/s | / 0 edits/s | p50 ms | p99 ms | non-2xx | edits made / failed | RSS MiB per process | machine busy · service CPU s/s |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| traffic | store | service processes | edits/s | req/s | / 0 edits/s | p50 ms | p99 ms | non-2xx | edits made / failed | RSS MiB per process | machine busy · service CPU s/s |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
+  const sameSetup = (a: MixedRun, b: MixedRun) =>
+    a.store === b.store && (a.traffic ?? 'four-keys') === (b.traffic ?? 'four-keys') && (a.redis ?? true) === (b.redis ?? true) && a.processes === b.processes && a.readCache === b.readCache;
   for (const run of mixed.runs) {
-    const still = mixed.runs.find((other) => other.store === run.store && other.processes === run.processes && other.readCache === run.readCache && other.editsPerSecond === 0);
+    const still = mixed.runs.find((other) => sameSetup(other, run) && other.editsPerSecond === 0);
     const e = run.load.errors;
     const socketErrors = e.connect + e.read + e.write + e.timeout;
     lines.push(
-      `| ${storeName(run.store)}${run.readCache ? '' : ', READ_CACHE=off'} | ${run.processes} | ${run.editsPerSecond} | ${whole(run.load.requestsPerSecond)} ` +
+      `| ${run.traffic ?? 'four-keys'} | ${describeStore({ store: run.store, redis: run.redis ?? true })}${run.readCache ? '' : ', READ_CACHE=off'} | ${run.processes} | ${run.editsPerSecond} | ${whole(run.load.requestsPerSecond)} ` +
         `| ${fixed(ratio(run.load.requestsPerSecond, still?.load.requestsPerSecond), 2)} | ${fixed(run.load.p50Ms, 2)} | ${fixed(run.load.p99Ms, 2)} ` +
         `| ${count(e.status)}${socketErrors > 0 ? ` (and ${count(socketErrors)} socket errors)` : ''} | ${count(run.writes.made)} / ${count(run.writes.failed)} ` +
         `| ${run.rssMb.map((mb) => fixed(mb, 0)).join(', ')} | ${run.machineBusy === undefined ? '' : `${whole(100 * run.machineBusy)} % · ${fixed(run.serviceCpuPerSecond ?? NaN, 2)}`} |`,
@@ -144,17 +147,27 @@ function mixedSection(mixed: MixedResult): string[] {
   const describe = (urls: MixedUrls) => {
     const kinds = Object.entries(urls.byKind).map(([kind, n]) => `${kind} ${count(n)}`).join(', ');
     const keys = urls.keys.map((key) => `${key.label} (${plural(key.teams, 'team')}, ${plural(key.guides, 'guide')}, ${plural(key.urls, 'URL')})`).join('; ');
-    return `${count(urls.total)} distinct URLs (${kinds}) from ${urls.keys.length} keys: ${keys}; the writer edits among the ${count(urls.detailGuides)} guides asked for by id`;
+    return `${count(urls.total)} distinct URLs (${kinds}) from ${plural(urls.keys.length, 'key')}: ${keys}; the writer edits among the ${count(urls.detailGuides)} guides asked for by id`;
   };
   for (const [n, urls] of mixed.urls.entries()) {
     // The list is gathered again on each store (keys and cursors are the store's own); mostly it comes out the same.
-    const same = n > 0 && describe(urls) === describe(mixed.urls[0]!);
-    lines.push(`${storeName(urls.store)} (loaded in ${urls.loadSeconds} s): ${same ? `the same list, gathered again with its own keys and cursors` : describe(urls)}.`, '');
+    const earlier = mixed.urls.slice(0, n).find((other) => (other.traffic ?? 'four-keys') === (urls.traffic ?? 'four-keys'));
+    const same = earlier !== undefined && describe(urls) === describe(earlier);
+    lines.push(
+      `${urls.traffic ?? 'four-keys'} on ${storeName(urls.store)} (loaded in ${urls.loadSeconds} s): ${same ? `the same list, gathered again with its own keys and cursors` : describe(urls)}.`,
+      '',
+    );
   }
   const two = mixed.runs.filter((run) => run.processes > 1 && run.perProcess.length > 1);
   if (two.length > 0) {
-    const each = two.map((run) => `${whole(run.perProcess.reduce((sum, part) => sum + part.requestsPerSecond, 0))} = ${run.perProcess.map((part) => whole(part.requestsPerSecond)).join(' + ')} at ${run.editsPerSecond}`).join(', ');
-    lines.push(`Two service processes: ${mixed.twoProcesses}. Per process, req/s: ${each} edits/s.`, '');
+    const each = two
+      .map(
+        (run) =>
+          `${run.traffic ?? 'four-keys'} on ${describeStore({ store: run.store, redis: run.redis ?? true })} at ${run.editsPerSecond} edits/s ` +
+          `${whole(run.perProcess.reduce((sum, part) => sum + part.requestsPerSecond, 0))} = ${run.perProcess.map((part) => whole(part.requestsPerSecond)).join(' + ')}`,
+      )
+      .join('; ');
+    lines.push(`Two service processes: ${mixed.twoProcesses}. Per process, req/s: ${each}.`, '');
   }
   return lines;
 }
@@ -375,7 +388,11 @@ const METHOD = `## How it measures
   \`PATCH /admin/v1/guides/{id}\` at 0, 1 and 10 edits/s, on a clock, alternating between the processes.
   Setups: SQLite with one \`ROLE=api\` process, read cache on and, as the reference, off; PostgreSQL (durable
   defaults) with Redis (\`REDIS_URL\`) with one and with two \`ROLE=api\` processes, loaded by the same bulk
-  loader with the same seed. Two processes get two wrk processes, one each, with half the connections and
+  loader with the same seed. **One key** (\`one-key\`, issue 36): the same kinds of URL from the loader's
+  organization key alone (every limit from 1 to 100, 14 words × 5 limits, 40 deep cursors, 20 team lists,
+  the members of its 20 teams, \`/v1/teams\` and 1,500 guides by id), so that every request counts in one
+  rate-limit window; on SQLite and on PostgreSQL with Redis and without it (rate limits counted in the
+  database), each with one and two processes. \`--mixed-traffic four-keys|one-key\` runs one of the two. Two processes get two wrk processes, one each, with half the connections and
   the whole list each (as a round-robin balancer would send every URL to both); req/s are added and p50/p99
   are the worse of the two. The edit rates take turns round after round, each keeping its median round.
   Non-2xx counts answers of 400 or more (wrk's status errors): no request carries \`If-None-Match\` and

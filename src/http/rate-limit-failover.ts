@@ -87,32 +87,32 @@ export class RedisCounterWithFallback implements RequestCounter {
     this.redis.disconnect();
   }
 
-  async count(bucket: string): Promise<RateLimiterRes> {
+  async count(bucket: string, points: number): Promise<RateLimiterRes> {
     await this.moving;
     if (this.inRedis) {
       let res: RateLimiterRes;
       try {
-        res = await this.redisCounter.count(bucket);
+        res = await this.redisCounter.count(bucket, points);
       } catch (error) {
         this.toFallback(error);
         await this.moving;
-        return this.fallbackCounter.count(bucket);
+        return this.fallbackCounter.count(bucket, points);
       }
-      await this.remember(bucket, res);
+      await this.remember(bucket, points, res);
       return res;
     }
-    return this.fallbackCounter.count(bucket);
+    return this.fallbackCounter.count(bucket, points);
   }
 
-  private async remember(bucket: string, res: RateLimiterRes): Promise<void> {
+  private async remember(bucket: string, points: number, res: RateLimiterRes): Promise<void> {
     const now = Date.now();
     const endsAt = now + res.msBeforeNext;
     // Counted in Redis after this process switched (the request was under way): the counts have moved
     // to the database, so this one follows them.
-    if (!this.inRedis) return this.carry([{ bucket, points: 1, endsAt }]);
+    if (!this.inRedis) return this.carry([{ bucket, points, endsAt }]);
     const known = this.countedHere.get(bucket);
     const sameWindow = known !== undefined && known.endsAt > now && !res.isFirstInDuration;
-    this.countedHere.set(bucket, { points: (sameWindow ? known.points : 0) + 1, endsAt });
+    this.countedHere.set(bucket, { points: (sameWindow ? known.points : 0) + points, endsAt });
   }
 
   private toFallback(cause: unknown): void {

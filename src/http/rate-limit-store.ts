@@ -1,13 +1,15 @@
 // Where request counts are kept (decisions §4, §8): in memory for the embedded single-process store; in
 // PostgreSQL for several replicas; in Redis when REDIS_URL is set, with the PostgreSQL (or memory) counter
 // standing in while Redis cannot be reached (rate-limit-failover.ts), so that requests are still answered
-// and every key keeps one window across the switch.
+// and every key keeps one window across the switch. The shared stores are taken from in leases of several
+// requests (rate-limit-lease.ts), not asked per request.
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Store } from '../db/database.js';
 import { RATE_LIMIT_TABLE } from '../db/migrations/0003_shared_rate_limits.js';
-import { counterOf, RATE_WINDOW_SECONDS, RequestRateLimit } from './rate-limit.js';
+import { CountingRateLimit, counterOf, RATE_WINDOW_SECONDS, type RequestRateLimit } from './rate-limit.js';
+import { LeasingRateLimit } from './rate-limit-lease.js';
 import { claimCountingPlace } from './rate-limit-claim.js';
 import { type FallbackCounter, RedisCounterWithFallback } from './rate-limit-failover.js';
 
@@ -54,7 +56,12 @@ export async function openRateLimit(store: Store, options: RateLimitOptions, log
   const { redisUrl, points } = options;
   const claim = options.serveApi && store.pool !== null ? await claimCountingPlace(store.pool, redisUrl === null ? 'database' : 'redis', log) : null;
   const fallback = databaseCounter(store, points);
-  if (redisUrl === null) return { rateLimit: new RequestRateLimit(counterOf(fallback.limiter), points), close: async () => claim?.release() };
+  if (redisUrl === null) {
+    // Memory counts for nothing; a shared store is asked for leases of several requests (rate-limit-lease.ts).
+    const counter = counterOf(fallback.limiter);
+    const rateLimit = store.pool === null ? new CountingRateLimit(counter, points) : new LeasingRateLimit(counter, points);
+    return { rateLimit, close: async () => claim?.release() };
+  }
 
   // No offline queue: while Redis is away a count fails at once and the fallback counter takes it.
   const redis = new Redis(redisUrl, {
@@ -74,7 +81,7 @@ export async function openRateLimit(store: Store, options: RateLimitOptions, log
   const counter = new RedisCounterWithFallback(redis, redisLimiter, fallback, log);
   await counter.start(REDIS_READY_WAIT_MS);
   return {
-    rateLimit: new RequestRateLimit(counter, points),
+    rateLimit: new LeasingRateLimit(counter, points),
     close: async () => {
       counter.close();
       await claim?.release();

@@ -13,31 +13,41 @@ export interface RateState {
   allowed: boolean;
 }
 
-/** Counts one request of a bucket in its current window: the requests so far, this one included, and the time left. */
+/**
+ * Counts `points` requests of a bucket in its current window: answers the count so far, these included,
+ * and the time left.
+ */
 export interface RequestCounter {
-  count(bucket: string): Promise<RateLimiterRes>;
+  count(bucket: string, points: number): Promise<RateLimiterRes>;
 }
 
 /** A rate-limiter-flexible limiter as a counter: past its points it rejects with the count, which is an answer here. */
 export function counterOf(limiter: RateLimiterAbstract): RequestCounter {
   return {
-    count: (bucket) =>
-      limiter.consume(bucket).catch((outcome: unknown) => {
+    count: (bucket, points) =>
+      limiter.consume(bucket, points).catch((outcome: unknown) => {
         if (outcome instanceof RateLimiterRes) return outcome;
         throw outcome;
       }),
   };
 }
 
-export class RequestRateLimit {
+/** A request rate limit: each request is taken from its bucket's window, or refused. */
+export interface RequestRateLimit {
+  readonly limit: number;
+  /** Takes one request from the bucket's window and says whether it may go on, with the window's state. */
+  take(bucket: string): Promise<RateState>;
+}
+
+/** Counts every request in the counter: for the memory counter of the embedded store, where a count costs nothing. */
+export class CountingRateLimit implements RequestRateLimit {
   constructor(
     private readonly counter: RequestCounter,
     readonly limit: number,
   ) {}
 
-  /** Counts one request against the bucket and says whether it may go on. */
   async take(bucket: string): Promise<RateState> {
-    const res = await this.counter.count(bucket);
+    const res = await this.counter.count(bucket, 1);
     return {
       limit: this.limit,
       remaining: Math.max(0, this.limit - res.consumedPoints),

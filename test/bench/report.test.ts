@@ -249,6 +249,7 @@ const withMixed: BenchResults = {
       detailGuides: 1500,
     })),
     runs: [
+      // Results from before issue 36 name neither traffic nor Redis: four keys, PostgreSQL with Redis.
       mixedRun('sqlite', 1, 0, 10_000),
       mixedRun('sqlite', 1, 1, 9000),
       mixedRun('sqlite', 1, 10, 5000),
@@ -257,6 +258,11 @@ const withMixed: BenchResults = {
       mixedRun('postgres', 1, 1, 3000),
       mixedRun('postgres', 1, 10, 3500),
       mixedRun('postgres', 2, 0, 7000),
+      { ...mixedRun('sqlite', 1, 0, 6000), traffic: 'one-key' },
+      { ...mixedRun('postgres', 1, 0, 5400), traffic: 'one-key', redis: true },
+      { ...mixedRun('postgres', 2, 0, 8000), traffic: 'one-key', redis: true },
+      { ...mixedRun('postgres', 1, 0, 3000), traffic: 'one-key', redis: false },
+      { ...mixedRun('postgres', 2, 0, 3300), traffic: 'one-key', redis: false },
     ],
   },
 };
@@ -276,11 +282,15 @@ describe('mixed', () => {
     expect(mixedVerdict('mixed, 0 edits/s: PostgreSQL / SQLite, one process, req/s')).toMatchObject({ measured: 0.5, pass: false });
     expect(mixedVerdict('mixed (PostgreSQL), 0 edits/s: two processes / one, req/s')).toMatchObject({ measured: 1.4, pass: true });
     expect(mixedVerdict('mixed (SQLite): RSS of a service process, highest')).toMatchObject({ measured: 150, pass: true });
+    expect(mixedVerdict('mixed, one key, 0 edits/s: PostgreSQL with Redis / SQLite, one process, req/s')).toMatchObject({ measured: 0.9, pass: true });
+    expect(mixedVerdict('mixed, one key, 0 edits/s: PostgreSQL without Redis / SQLite, one process, req/s')).toMatchObject({ measured: 0.5, pass: false });
+    expect(mixedVerdict('mixed, one key (PostgreSQL with Redis), 0 edits/s: two processes / one, req/s').measured).toBeCloseTo(1.48, 2);
+    expect(mixedVerdict('mixed, one key (PostgreSQL without Redis), 0 edits/s: two processes / one, req/s')).toMatchObject({ measured: 1.1, pass: false });
     expect(mixedVerdict('mixed (PostgreSQL): RSS of a service process, highest')).toMatchObject({ measured: 310, pass: false });
   });
 
   it('leaves out a ratio whose runs are missing, and results from before the mixed benchmark', () => {
-    const sqliteOnly = { ...withMixed, mixed: { ...withMixed.mixed!, runs: withMixed.mixed!.runs.filter((run) => run.store === 'sqlite') } };
+    const sqliteOnly = { ...withMixed, mixed: { ...withMixed.mixed!, runs: withMixed.mixed!.runs.filter((run) => run.store === 'sqlite' && run.traffic === undefined) } };
     expect(checks(sqliteOnly).filter((check) => check.what.startsWith('mixed')).map((check) => check.what)).toEqual([
       'mixed (SQLite, one process): 1 / 0 edits/s, req/s',
       'mixed (SQLite, one process): 10 / 0 edits/s, req/s',
@@ -292,13 +302,14 @@ describe('mixed', () => {
 
   it('shows every run with its ratio to no edits, the URL list and the two processes apart', () => {
     const markdown = renderBenchmarks({ full: withMixed, quick: null }, '');
-    expect(markdown).toContain('### Mixed: thousands of distinct URLs from several keys, with edits meanwhile (100,000 guides, 200 teams in 10 organizations)');
-    expect(markdown).toContain('| SQLite | 1 | 10 | 5,000 | 0.50 | 4.00 | 20.00 | 0 | 100 / 0 | 150 |');
-    expect(markdown).toContain('| SQLite, READ_CACHE=off | 1 | 0 | 2,000 | 1.00 |');
-    expect(markdown).toContain('| PostgreSQL | 2 | 0 | 7,000 | 1.00 | 4.00 | 20.00 | 0 | 0 / 0 | 140, 310 | 97 % · 2.00 |');
-    expect(markdown).toContain('SQLite (loaded in 20 s): 3,000 distinct URLs (list 400, deep 300,');
-    expect(markdown).toContain('PostgreSQL (loaded in 20 s): the same list, gathered again with its own keys and cursors.');
-    expect(markdown).toContain('Per process, req/s: 7,000 = 2,800 + 4,200 at 0 edits/s.');
+    expect(markdown).toContain('### Mixed: thousands of distinct URLs from four keys or one, with edits meanwhile (100,000 guides, 200 teams in 10 organizations)');
+    expect(markdown).toContain('| four-keys | SQLite | 1 | 10 | 5,000 | 0.50 | 4.00 | 20.00 | 0 | 100 / 0 | 150 |');
+    expect(markdown).toContain('| four-keys | SQLite, READ_CACHE=off | 1 | 0 | 2,000 | 1.00 |');
+    expect(markdown).toContain('| four-keys | PostgreSQL with Redis | 2 | 0 | 7,000 | 1.00 | 4.00 | 20.00 | 0 | 0 / 0 | 140, 310 | 97 % · 2.00 |');
+    expect(markdown).toContain('| one-key | PostgreSQL without Redis | 2 | 0 | 3,300 | 1.00 |');
+    expect(markdown).toContain('four-keys on SQLite (loaded in 20 s): 3,000 distinct URLs (list 400, deep 300,');
+    expect(markdown).toContain('four-keys on PostgreSQL (loaded in 20 s): the same list, gathered again with its own keys and cursors.');
+    expect(markdown).toContain('Per process, req/s: four-keys on PostgreSQL with Redis at 0 edits/s 7,000 = 2,800 + 4,200;');
   });
 
   it('adds two wrk processes up and keeps the worse of their percentiles', () => {
