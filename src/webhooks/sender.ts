@@ -1,6 +1,7 @@
 // Sends one delivery attempt with undici: keep-alive connections, one deadline for the answer, no
 // redirects followed, at most 4 KiB of the answer read, and (unless private networks are allowed) only
 // public addresses connected to.
+import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import { BlockedAddressError, isPublicAddress, publicOnlyLookup, type Resolver, systemResolver } from './network-guard.js';
@@ -79,15 +80,15 @@ export class WebhookSender implements Transport {
     const elapsed = () => Math.round(performance.now() - started);
     let status: number | null = null;
     // One deadline for the whole exchange. (AbortSignal.timeout costs about 40 times as much per request.)
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const deadline = new Deadline();
+    const timer = setTimeout(() => deadline.fire(), this.options.timeoutMs);
     try {
       const response = await request(delivery.url, {
         method: 'POST',
         headers: delivery.headers,
         body: delivery.body,
         dispatcher: this.agent,
-        signal: deadline.signal,
+        signal: deadline,
       });
       status = response.statusCode;
       const retryAfter = THROTTLING.has(status) ? [response.headers['retry-after']].flat()[0] ?? null : null;
@@ -104,6 +105,19 @@ export class WebhookSender implements Transport {
 
   async close(): Promise<void> {
     await this.agent.close();
+  }
+}
+
+/**
+ * A deadline as undici takes it: an EventEmitter with `aborted`, which it accepts as a signal. An
+ * AbortController's signal is an EventTarget, and making one took 3 % of the delivering thread (issue 36).
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+
+  fire(): void {
+    this.aborted = true;
+    this.emit('abort');
   }
 }
 
