@@ -68,7 +68,7 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
   // 300 MB there (bench/CHANGES.md, "Memory after parts").
   sqlite.pragma('cache_size = -49152');
   const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: cachingStatements(sqlite) }) });
-  const dataVersion = onceATurn(sqlite.prepare('PRAGMA data_version').pluck());
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   // The log is checkpointed on a thread of its own (wal-checkpointer.ts); this connection only as a backstop.
   if (!inMemory) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const checkpointer = inMemory ? null : startCheckpointer(path, (message) => onBackgroundError(`checkpointing the write-ahead log failed: ${message}`));
@@ -77,27 +77,7 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
     await db.destroy();
   };
   const health = new StoreHealth(db, inMemory ? null : path);
-  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion, health, close };
-}
-
-/**
- * Reads data_version at most once per turn of the event loop (issue 36). Each read opens a read
- * transaction on the file's shared memory, and the read cache asks on every look-up, several a request:
- * 13 % of a process's time when every answer came from the cache. So another process's commit is seen
- * from the next turn on: within the turn that was under way (well under PostgreSQL's notification time
- * even under load) an answer may still show the state before it, the allowance processes already have on
- * PostgreSQL (docs/decisions.md). A process that was waiting for a request starts a new turn for it.
- */
-function onceATurn(statement: SQLite.Statement): () => number {
-  let seen: number | null = null;
-  const forget = () => (seen = null);
-  return () => {
-    if (seen === null) {
-      seen = statement.get() as number;
-      setImmediate(forget);
-    }
-    return seen;
-  };
+  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, health, close };
 }
 
 function openPostgres(url: string, poolSize: number): Store {
