@@ -165,6 +165,11 @@ export type MixedUrlKind = (typeof MIXED_URL_KINDS)[number];
 export const MIXED_TRAFFIC = ['four-keys', 'one-key'] as const;
 export type MixedTraffic = (typeof MIXED_TRAFFIC)[number];
 
+/** A run's or a URL list's traffic: results written before issue 36 name none, and were four keys'. */
+export const trafficOf = (item: { traffic?: MixedTraffic }): MixedTraffic => item.traffic ?? 'four-keys';
+/** Whether a run on PostgreSQL counted rate limits in Redis: results written before issue 36 did. */
+export const countsInRedis = (run: { redis?: boolean }): boolean => run.redis ?? true;
+
 /** The URL list of the mixed benchmark on one store, gathered through the API before the runs. */
 export interface MixedUrls {
   store: 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 // The targets of issues 5 and 11 and of the mixed benchmark, each checked against one run's results. Pure:
 // the report and its unit test read the same verdicts.
-import { type BenchResults, isControl, type MixedResult, type MixedRun, type MixedTraffic, type ReadScenarioResult, type Target } from '../results.js';
+import { type BenchResults, countsInRedis, isControl, type MixedResult, type MixedRun, type MixedTraffic, type ReadScenarioResult, type Target, trafficOf } from '../results.js';
 import { FIRST_PAGE_OF } from '../reads/scenarios.js';
 
 export interface Check {
@@ -18,8 +18,8 @@ const SQL_BOUND = /^(list|deep|detail|members)/;
 export const storeName = (store: 'sqlite' | 'postgres') => (store === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 
 /** How a mixed run's store is named in tables and checks: PostgreSQL says where it counts rate limits. */
-export const describeStore = (run: { store: 'sqlite' | 'postgres'; redis: boolean }) =>
-  run.store === 'sqlite' ? storeName(run.store) : `${storeName(run.store)} ${run.redis ? 'with' : 'without'} Redis`;
+export const describeStore = (run: { store: 'sqlite' | 'postgres'; redis?: boolean }) =>
+  run.store === 'sqlite' ? storeName(run.store) : `${storeName(run.store)} ${countsInRedis(run) ? 'with' : 'without'} Redis`;
 
 export function ratio(numerator: number | undefined, denominator: number | undefined): number {
   if (numerator === undefined || denominator === undefined || !(denominator > 0)) return NaN;
@@ -146,8 +146,8 @@ function mixedRun(mixed: MixedResult, pick: MixedPick): MixedRun | undefined {
   return mixed.runs.find(
     (run) =>
       run.store === pick.store &&
-      (run.traffic ?? 'four-keys') === pick.traffic &&
-      (pick.store === 'sqlite' || (run.redis ?? true) === (pick.redis ?? true)) &&
+      trafficOf(run) === pick.traffic &&
+      (pick.store === 'sqlite' || countsInRedis(run) === countsInRedis(pick)) &&
       run.processes === pick.processes &&
       run.readCache &&
       run.editsPerSecond === pick.edits,

@@ -7,6 +7,7 @@ import {
   type BackupMethod,
   type BackupRun,
   type BenchResults,
+  countsInRedis,
   type FloodRun,
   type FootprintResult,
   isControl,
@@ -17,6 +18,7 @@ import {
   type ReadScenarioResult,
   TARGET_LABELS,
   TARGETS,
+  trafficOf,
   type WebhookStoreResult,
 } from '../results.js';
 import { type Check, checks, describeStore, mainGuides, ratio, storeName } from './checks.js';
@@ -130,13 +132,13 @@ function mixedSection(mixed: MixedResult): string[] {
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   const sameSetup = (a: MixedRun, b: MixedRun) =>
-    a.store === b.store && (a.traffic ?? 'four-keys') === (b.traffic ?? 'four-keys') && (a.redis ?? true) === (b.redis ?? true) && a.processes === b.processes && a.readCache === b.readCache;
+    a.store === b.store && trafficOf(a) === trafficOf(b) && countsInRedis(a) === countsInRedis(b) && a.processes === b.processes && a.readCache === b.readCache;
   for (const run of mixed.runs) {
     const still = mixed.runs.find((other) => sameSetup(other, run) && other.editsPerSecond === 0);
     const e = run.load.errors;
     const socketErrors = e.connect + e.read + e.write + e.timeout;
     lines.push(
-      `| ${run.traffic ?? 'four-keys'} | ${describeStore({ store: run.store, redis: run.redis ?? true })}${run.readCache ? '' : ', READ_CACHE=off'} | ${run.processes} | ${run.editsPerSecond} | ${whole(run.load.requestsPerSecond)} ` +
+      `| ${trafficOf(run)} | ${describeStore(run)}${run.readCache ? '' : ', READ_CACHE=off'} | ${run.processes} | ${run.editsPerSecond} | ${whole(run.load.requestsPerSecond)} ` +
         `| ${fixed(ratio(run.load.requestsPerSecond, still?.load.requestsPerSecond), 2)} | ${fixed(run.load.p50Ms, 2)} | ${fixed(run.load.p99Ms, 2)} ` +
         `| ${count(e.status)}${socketErrors > 0 ? ` (and ${count(socketErrors)} socket errors)` : ''} | ${count(run.writes.made)} / ${count(run.writes.failed)} ` +
         `| ${run.rssMb.map((mb) => fixed(mb, 0)).join(', ')} | ${run.machineBusy === undefined ? '' : `${whole(100 * run.machineBusy)} % · ${fixed(run.serviceCpuPerSecond ?? NaN, 2)}`} |`,
@@ -151,10 +153,10 @@ function mixedSection(mixed: MixedResult): string[] {
   };
   for (const [n, urls] of mixed.urls.entries()) {
     // The list is gathered again on each store (keys and cursors are the store's own); mostly it comes out the same.
-    const earlier = mixed.urls.slice(0, n).find((other) => (other.traffic ?? 'four-keys') === (urls.traffic ?? 'four-keys'));
+    const earlier = mixed.urls.slice(0, n).find((other) => trafficOf(other) === trafficOf(urls));
     const same = earlier !== undefined && describe(urls) === describe(earlier);
     lines.push(
-      `${urls.traffic ?? 'four-keys'} on ${storeName(urls.store)} (loaded in ${urls.loadSeconds} s): ${same ? `the same list, gathered again with its own keys and cursors` : describe(urls)}.`,
+      `${trafficOf(urls)} on ${storeName(urls.store)} (loaded in ${urls.loadSeconds} s): ${same ? `the same list, gathered again with its own keys and cursors` : describe(urls)}.`,
       '',
     );
   }
@@ -163,7 +165,7 @@ function mixedSection(mixed: MixedResult): string[] {
     const each = two
       .map(
         (run) =>
-          `${run.traffic ?? 'four-keys'} on ${describeStore({ store: run.store, redis: run.redis ?? true })} at ${run.editsPerSecond} edits/s ` +
+          `${trafficOf(run)} on ${describeStore(run)} at ${run.editsPerSecond} edits/s ` +
           `${whole(run.perProcess.reduce((sum, part) => sum + part.requestsPerSecond, 0))} = ${run.perProcess.map((part) => whole(part.requestsPerSecond)).join(' + ')}`,
       )
       .join('; ');

@@ -19,12 +19,6 @@ import { Member } from '../v1/schemas.js';
 import { actAsCaller, callerHook } from './admin-auth.js';
 import { faultyBodyRefusal } from '../body-faults.js';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The body may be left out, and is then taken as `{}`: every field of it is optional. */
-    optionalBody?: boolean;
-  }
-}
 import { strictBodyValidatorCompiler } from './body-validation.js';
 import { RouteMethods } from './method-not-allowed.js';
 import { registerApiKeys } from './api-keys.js';
@@ -39,6 +33,13 @@ import { registerMail } from './mail.js';
 import { registerAuditEvents } from './audit-events.js';
 import { registerWebhookEndpoints } from './webhook-endpoints.js';
 import { AdminPolicies } from './policies.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body may be left out, and is then taken as `{}`: every field of it is optional. */
+    optionalBody?: boolean;
+  }
+}
 
 const ADMIN_ERRORS: readonly ErrorCode[] = [
   'invalid_request',
