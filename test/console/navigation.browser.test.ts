@@ -40,6 +40,12 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Opens a console page afresh: going to the address of the page already shown would change nothing. */
+async function openConsole(hash: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${baseUrl}/console/${hash}`);
+}
+
 const picked = () => page.getByLabel('Working on').locator('option:checked').innerText();
 
 describe('the console knows the person', () => {
@@ -50,7 +56,7 @@ describe('the console knows the person', () => {
   });
 
   it('a refusal names the team’s admins with a link to write to them, and keeps its code behind "Details"', async () => {
-    await page.goto(`${baseUrl}/console/#/team/${world.alpha.id}/keys`);
+    await openConsole(`#/team/${world.alpha.id}/keys`);
     const text = await alertText(page);
     expect(text).toContain("Only the team's admins and its organization's admins may open");
     expect(text).toContain('Ask Ana Lima, the team’s admin, or an admin of Northwind Outfitters.');
@@ -62,14 +68,14 @@ describe('the console knows the person', () => {
   });
 
   it('a team reached by its address that the menus do not list: the picker agrees with the page, and no heading shows its id', async () => {
-    await page.goto(`${baseUrl}/console/#/team/${world.gamma.id}/guides`);
+    await openConsole(`#/team/${world.gamma.id}/guides`);
     await page.getByRole('heading', { name: 'Guides · This team', level: 1 }).waitFor();
     expect(await picked()).toBe('This team');
     for (const heading of await page.getByRole('heading').allInnerTexts()) expect(heading).not.toContain(world.gamma.id);
   });
 
   it('arrow keys in the picker move through the choices without leaving the page; Enter goes there', async () => {
-    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+    await openConsole(`#/team/${world.beta.id}/keys`);
     await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
     const picker = page.getByLabel('Working on');
     await picker.focus();
@@ -80,9 +86,32 @@ describe('the console knows the person', () => {
     await page.getByRole('heading', { name: 'Guides · Alpha', level: 1 }).waitFor();
   });
 
+  it('the picker, reached while the page still waits for its answers, keeps the focus when they come', async () => {
+    await openConsole(`#/team/${world.alpha.id}/guides`);
+    await page.getByRole('heading', { name: 'Guides · Alpha', level: 1 }).waitFor();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api-keys?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.evaluate(`location.hash = '#/team/${world.beta.id}/keys'`);
+      await page.getByRole('heading', { name: 'API keys · Beta', level: 1 }).waitFor();
+      await page.getByLabel('Working on').focus();
+      const keysAnswered = page.waitForResponse((response) => response.url().includes('/api-keys?'));
+      release();
+      await keysAnswered;
+      await page.getByText('No keys yet.').waitFor();
+    } finally {
+      await page.unroute('**/api-keys?*');
+    }
+    expect(await page.evaluate('document.activeElement?.id')).toBe('home-picker');
+  });
+
   it('a dialog left open closes when the page changes', async () => {
     await t.admin('POST', '/api-keys', { home: { type: 'team', id: world.beta.id }, name: 'Old key', scopes: ['guides:read'], expires_in_days: 30 });
-    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+    await openConsole(`#/team/${world.beta.id}/keys`);
     await page.getByRole('button', { name: 'Revoke Old key' }).click();
     await page.getByRole('dialog').waitFor();
     await page.evaluate(`location.hash = '#/team/${world.beta.id}/audit'`);
@@ -93,7 +122,7 @@ describe('the console knows the person', () => {
   });
 
   it('times read as people say them ("just now"), with the exact time on hover, and the header links to the API docs', async () => {
-    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
+    await openConsole(`#/team/${world.beta.id}/keys`);
     const created = page.locator('tbody time').first();
     await created.waitFor();
     expect(await created.innerText()).toMatch(/^(just now|\d+ seconds? ago)$/);
@@ -105,7 +134,7 @@ describe('the console knows the person', () => {
 
 describe('a page left before its answers came', () => {
   it('never draws over the page that replaced it', async () => {
-    await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/audit`);
+    await openConsole(`#/team/${world.beta.id}/audit`);
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
     // The keys page first asks who is signed in; that answer is held until the person has moved on.
     let release!: () => void;
@@ -133,8 +162,7 @@ describe('a team page when the organization has switched API access off', () => 
   it('says so in words, and who can turn it on', async () => {
     await t.admin('PATCH', `/organizations/${world.organization.id}`, { api_enabled: false });
     try {
-      await page.goto(`${baseUrl}/console/#/team/${world.beta.id}/keys`);
-      await page.reload();
+      await openConsole(`#/team/${world.beta.id}/keys`);
       const warning = page.locator('#api-disabled');
       await warning.waitFor();
       expect(await warning.innerText()).toContain(

@@ -246,6 +246,7 @@ async function render(): Promise<void> {
   for (const leave of leaveHandlers.splice(0)) leave();
   // A question or a menu of the page left behind has nothing left to act on.
   for (const dialog of document.querySelectorAll('dialog')) dialog.close();
+  const focusedAtStart = document.activeElement;
   // Each page draws into a view of its own: a page still waiting for an answer when the person moved on
   // draws, when the answer comes, into a view no longer shown, never over the page that replaced it.
   const view = h('div', { class: 'view' });
@@ -301,9 +302,11 @@ async function render(): Promise<void> {
   } catch (error) {
     fill(view, h('h1', { tabindex: -1 }, 'Something went wrong'), errorBox(error));
   } finally {
-    // The page's heading takes focus, so that it is read out, unless the person has already moved into the
-    // page (a page draws its heading before its last answers come, and may be used meanwhile).
-    if (!view.contains(document.activeElement)) view.querySelector('h1')?.focus();
+    // The page's heading takes focus, so that it is read out, unless the person has already moved on while
+    // the page waited for its answers: into the page (drawn before its last answers come), or to the picker.
+    const focused = document.activeElement;
+    const movedOn = focused !== null && focused !== document.body && (view.contains(focused) || focused !== focusedAtStart);
+    if (!movedOn) view.querySelector('h1')?.focus();
   }
 }
 
