@@ -105,7 +105,11 @@ export interface WebhookStoreResult {
     requests: number;
     deliveriesPerSecond: number;
     totalSeconds: number;
+    /** CPU seconds used meanwhile by the undici loop (the bench's own process) and the receiver; absent before issue 36. */
+    cpuSeconds?: Record<string, number>;
   };
+  /** The machine's cores, which bound the drain with the CPU each delivery takes; absent before issue 36. */
+  cores?: number;
   /** The service's largest sampled resident set during the webhook runs, and VmHWM at the end of the latency run, MiB. */
   peakRssMb: number;
   hwmMb: number;

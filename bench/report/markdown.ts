@@ -194,9 +194,33 @@ function webhookSection(w: WebhookStoreResult): string[] {
     `Service / ceiling: ${w.drains.map((drain) => `${fixed(ratio(drain.deliveriesPerSecond, w.ceiling.deliveriesPerSecond), 2)} (${drain.workers} worker${drain.workers > 1 ? 's' : ''})`).join(', ')}. ` +
       `Writing the ${count(w.events)} events took ${w.drains.map((drain) => `${fixed(drain.writeSeconds, 1)} s`).join(' and ')} (8 clients, a ROLE=api process, nothing delivered meanwhile). ` +
       `Service RSS: ${fixed(w.peakRssMb, 0)} MiB at most sampled, VmHWM ${fixed(w.hwmMb, 0)} MiB.`,
+    ...cpuBound(w),
     '',
   );
   return lines;
+}
+
+/** Microseconds of CPU per delivery, from CPU seconds over a number of deliveries. */
+const perDelivery = (seconds: number | undefined, deliveries: number) => (seconds === undefined ? undefined : (seconds / deliveries) * 1e6);
+
+/**
+ * What the cores allow: the CPU one worker's drain took per delivery, its own and the receiver's (and the
+ * database server's), and the most deliveries a second the machine's cores could make at that cost,
+ * against the undici loop's own cost. Absent for results written before issue 36.
+ */
+function cpuBound(w: WebhookStoreResult): string[] {
+  const one = w.drains[0];
+  const ceilingCpu = w.ceiling.cpuSeconds;
+  if (!one || !ceilingCpu || w.cores === undefined || one.delivered === 0) return [];
+  const spent = Object.entries(one.cpuSeconds).map(([group, seconds]) => [group, perDelivery(seconds, one.delivered)!] as const);
+  const total = spent.reduce((sum, [, us]) => sum + us, 0);
+  const bound = (w.cores * 1e6) / total;
+  const named = (list: readonly (readonly [string, number | undefined])[]) => list.map(([group, us]) => `${group} ${fixed(us, 0)}`).join(', ');
+  return [
+    '',
+    `CPU per delivery, µs: one worker's drain ${named(spent)} (${fixed(total, 0)} in all); the undici ceiling ${named(Object.entries(ceilingCpu).map(([group, seconds]) => [group, perDelivery(seconds, w.ceiling.requests)]))}. ` +
+      `At the drain's cost, ${w.cores} cores make at most ${whole(bound)} deliveries/s, ${fixed(ratio(bound, w.ceiling.deliveriesPerSecond), 2)} of the ceiling, however the work is spread over threads.`,
+  ];
 }
 
 /** How the bad day's CPU column names the processes beside the delivering ones. */

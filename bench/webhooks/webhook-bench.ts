@@ -11,7 +11,7 @@
 //   (c) the ceiling: a bare undici loop replaying the captured signed deliveries, same concurrency, same count.
 // Every wait has a deadline; a run that times out reports what arrived.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, measureCpu, memoryOf, pidsNamed, sampleRss } from '../processes.js';
 import type { WebhookDrain, WebhookStoreResult } from '../results.js';
@@ -147,11 +147,13 @@ export async function runWebhookBench(options: WebhookOptions, store: WebhookSto
 
     // (c) the ceiling, with the service stopped: the same number of deliveries as (a) asked for
     await receiver.reset();
+    const ceilingCpu = measureCpu({ undici: () => [process.pid], receiver: () => [receiver.pid] });
     const replay = await replayDeliveries(receiver.url, samples, options.endpoints, expected);
-    const ceiling = { concurrency: options.endpoints, requests: replay.requests, deliveriesPerSecond: arrivalRate(await receiver.stats()), totalSeconds: replay.seconds };
-    log(`  webhooks (${label}): undici ceiling ${ceiling.deliveriesPerSecond.toFixed(0)} deliveries/s`);
+    const { cpuSeconds: ceilingCpuSeconds } = ceilingCpu.stop();
+    const ceiling = { concurrency: options.endpoints, requests: replay.requests, deliveriesPerSecond: arrivalRate(await receiver.stats()), totalSeconds: replay.seconds, cpuSeconds: ceilingCpuSeconds };
+    log(`  webhooks (${label}): undici ceiling ${ceiling.deliveriesPerSecond.toFixed(0)} deliveries/s; CPU s: ${JSON.stringify(ceilingCpuSeconds)}`);
 
-    return { store: store.kind, endpoints: options.endpoints, events: options.events, expectedDeliveries: expected, drains, latency, ceiling, peakRssMb, hwmMb };
+    return { store: store.kind, endpoints: options.endpoints, events: options.events, expectedDeliveries: expected, drains, latency, ceiling, cores: availableParallelism(), peakRssMb, hwmMb };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     rmSync(dir, { recursive: true, force: true });

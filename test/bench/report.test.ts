@@ -142,14 +142,15 @@ function webhookStore(
       fromResponse: { count: 10_000, p50Ms: w.p50Ms - 2, p99Ms: w.p99Ms - 10, maxMs: w.p99Ms + 70 },
       timedOut: false,
     },
-    ceiling: { concurrency: 10, requests: 100_000, deliveriesPerSecond: w.ceiling, totalSeconds: 100_000 / w.ceiling },
+    ceiling: { concurrency: 10, requests: 100_000, deliveriesPerSecond: w.ceiling, totalSeconds: 100_000 / w.ceiling, cpuSeconds: { undici: 4, receiver: 2.5 } },
+    cores: 2,
     peakRssMb: w.rss[0],
     hwmMb: w.rss[1],
   };
 }
 
 function drain(workers: number, deliveriesPerSecond: number) {
-  return { workers, delivered: 100_000, deliveriesPerSecond, totalSeconds: 40, writeSeconds: 20, timedOut: false, peakRssMb: 120, cpuBusy: 0.8, cpuSeconds: { workers: 30 }, measuredSeconds: 35 };
+  return { workers, delivered: 100_000, deliveriesPerSecond, totalSeconds: 40, writeSeconds: 20, timedOut: false, peakRssMb: 120, cpuBusy: 0.8, cpuSeconds: { workers: 12, receiver: 3 }, measuredSeconds: 35 };
 }
 
 const verdict = (what: string) => {
@@ -214,6 +215,13 @@ describe('renderBenchmarks', () => {
     expect(markdown).toContain('| SQLite | one ROLE=all process | 1,000 hanging, 1,000 failing, 3 events waiting each | 29,999 of 30,000 | 12.0 | 600.0 | 1500.0 | 250.0 / 410.0 |');
     expect(markdown).toContain('| 180 | 1,100 | 1.00 · 80 % |');
     expect(markdown).toContain('| SQLite | one ROLE=all process | none (the control) | 30,000 of 30,000 | 6.0 | 300.0 | 400.0 |');
+  });
+
+  it('says what the cores allow a drain at the CPU each delivery took, against the ceiling', () => {
+    // 15 CPU s over 100,000 deliveries is 150 µs each: 2 cores make at most 13,333 a second, 2.22 × 6,000.
+    expect(markdown).toContain(
+      "CPU per delivery, µs: one worker's drain workers 120, receiver 30 (150 in all); the undici ceiling undici 40, receiver 25. At the drain's cost, 2 cores make at most 13,333 deliveries/s, 2.22 of the ceiling, however the work is spread over threads.",
+    );
   });
 
   it('shows the read table with its ratios, the machine and the command', () => {

@@ -575,6 +575,15 @@ describe('response bodies (decisions §6)', () => {
     expect(Buffer.byteLength(attempt.response_body, 'utf8')).toBe(4096);
     expect(attempt.response_body).toBe(body.slice(0, 4096));
   });
+
+  it('an answer cut at 4 KiB in the middle of a character keeps only whole characters', async () => {
+    // One byte, then two-byte characters: byte 4,096 is the first half of one.
+    const body = `a${'é'.repeat(5000)}`;
+    const { team, endpoint } = await teamEndpointAnswering(t, { status: 200, body, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    const { eventId } = await guideCreatedEvent(t, team.id, endpoint.id);
+    const [attempt] = await settledAttempts(t, endpoint.id, eventId);
+    expect(attempt.response_body).toBe(`a${'é'.repeat(2047)}`);
+  });
 });
 
 describe('pausing by hand (decisions §6, "Manual pause")', () => {
