@@ -15,7 +15,7 @@
 // Being sent is not a status of its own: the worker holding the endpoint's queue (delivery-queues.ts)
 // sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed and missed
 // attempts that are not redelivered stay as they are until pruned.
-import { type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { AttemptStatus } from '../db/schema.js';
 import { valuesList, valuesTable } from '../db/sql-functions.js';
@@ -120,27 +120,50 @@ function storable(text: string | null): string | null {
   return text === null ? null : text.replaceAll('\u0000', '\uFFFD');
 }
 
+/** What a sent attempt's outcome sets, in the order of the columns written. */
+function sentValues(r: SentRecord) {
+  return {
+    v_status: r.delivered ? 'delivered' : 'failed',
+    v_sent_at: timestamp(r.sentAt),
+    v_duration_ms: r.durationMs,
+    v_request_headers: r.requestHeaders,
+    v_response_status: r.responseStatus,
+    v_response_body: storable(r.responseBody),
+    v_error: storable(r.error),
+    v_next_attempt_at: r.nextAttemptAt === null ? null : timestamp(r.nextAttemptAt),
+  };
+}
+
+/** One outcome, on the embedded store: the same rule as recordSent's statement, row by row. */
+const RECORD_ONE_SENT = `UPDATE webhook_attempts SET status = ?, sent_at = ?, duration_ms = ?, request_headers = ?,
+    response_status = ?, response_body = ?, error = ?, next_attempt_at = ?
+  WHERE seq = ? AND status IN ('scheduled', 'missed')
+    AND EXISTS (SELECT 1 FROM webhook_queues q WHERE q.endpoint_id = webhook_attempts.endpoint_id AND q.claim_token = ?)
+  RETURNING seq`;
+
 /**
- * Records sent attempts' outcomes, all in one statement, each only if its `token` still holds the
- * attempt's endpoint's queue and no outcome was written for it already; answers the seqs it recorded. An
- * attempt that a pause marked missed while it was on its way gets what happened to it: it went out.
+ * Records sent attempts' outcomes, each only if its `token` still holds the attempt's endpoint's queue and
+ * no outcome was written for it already; answers the seqs it recorded. An attempt that a pause marked
+ * missed while it was on its way gets what happened to it: it went out.
+ *
+ * On PostgreSQL all of them go in one statement: a statement is a round trip. On SQLite a statement is a
+ * call into the same process, and one prepared single-row UPDATE per outcome costs far less than one
+ * statement carrying them all, which materializes a table of its values, joins it, and is a new text to
+ * prepare for each size of group (the group commit's largest cost on the sending thread; issue 36).
  */
-export async function recordSent(trx: Executor, records: readonly SentRecord[]): Promise<Set<number>> {
+export async function recordSent(trx: Executor, dialect: DialectName, records: readonly SentRecord[]): Promise<Set<number>> {
   if (records.length === 0) return new Set();
+  if (dialect === 'sqlite') {
+    const recorded = new Set<number>();
+    for (const r of records) {
+      const { rows } = await trx.executeQuery(CompiledQuery.raw(RECORD_ONE_SENT, [...Object.values(sentValues(r)), r.seq, r.token]));
+      if (rows.length > 0) recorded.add(r.seq);
+    }
+    return recorded;
+  }
   const v = valuesTable(
     { v_seq: 'BIGINT', v_token: 'TEXT', v_status: 'TEXT', v_sent_at: 'TEXT', v_duration_ms: 'INTEGER', v_request_headers: 'TEXT', v_response_status: 'INTEGER', v_response_body: 'TEXT', v_error: 'TEXT', v_next_attempt_at: 'TEXT' },
-    records.map((r) => ({
-      v_seq: r.seq,
-      v_token: r.token,
-      v_status: r.delivered ? 'delivered' : 'failed',
-      v_sent_at: timestamp(r.sentAt),
-      v_duration_ms: r.durationMs,
-      v_request_headers: r.requestHeaders,
-      v_response_status: r.responseStatus,
-      v_response_body: storable(r.responseBody),
-      v_error: storable(r.error),
-      v_next_attempt_at: r.nextAttemptAt === null ? null : timestamp(r.nextAttemptAt),
-    })),
+    records.map((r) => ({ v_seq: r.seq, v_token: r.token, ...sentValues(r) })),
   );
   // Each attempt is found by its seq first, behind a fence (MATERIALIZED): joined to the queues directly,
   // PostgreSQL may instead find the queues by their claim's token and walk each endpoint's attempts,

@@ -4,7 +4,8 @@
 // endpoint at once, failures lasting WEBHOOK_PAUSE_AFTER_MS pause it, and the breaker counts the failure:
 // from the third in a row, the endpoint's next attempt (a probe) waits as long as the first retry would.
 // All of it commits in one transaction, and only if the attempt is still held by the claim that sent it;
-// a group of outcomes takes a fixed number of statements however large it is.
+// on PostgreSQL a group of outcomes takes a fixed number of statements however large it is (on SQLite,
+// where a statement is no round trip, the outcomes themselves are written row by row: recordSent).
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
 import { sql } from 'kysely';
@@ -98,7 +99,7 @@ function planFailure(policy: RetryPolicy, { attempt, sent }: Outcome, now: Date)
 /**
  * Records outcomes of attempts, at most one batch's per endpoint (its 2xx answers and at most one other,
  * which ended it), inside a transaction of the caller's, in a fixed number of statements however many
- * there are, plus a few for each endpoint that a failure pauses. Answers for each the endpoint's failures
+ * there are (but for recordSent's rows on SQLite), plus a few for each endpoint that a failure pauses. Answers for each the endpoint's failures
  * in a row after it, or the LostClaimError of one whose claim lapsed (nothing of it is written).
  */
 export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: RetryPolicy, outcomes: readonly Outcome[]): Promise<(number | LostClaimError)[]> {
@@ -107,6 +108,7 @@ export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: 
   const plans = outcomes.map((outcome) => (outcome.sent.outcome.delivered ? null : planFailure(policy, outcome, now)));
   const recorded = await recordSent(
     trx,
+    ctx.dialect,
     outcomes.map(({ attempt, sent: { at, headers, outcome, token } }, index) => ({
       seq: attempt.seq,
       token,

@@ -99,7 +99,7 @@ describe.runIf(usingPostgres)('PostgreSQL: recording outcomes', () => {
     );
     expect(records).toHaveLength(250);
     const plan = await planOf(db, async (writing) => {
-      expect((await recordSent(writing, records)).size).toBe(250);
+      expect((await recordSent(writing, 'postgres', records)).size).toBe(250);
     });
     // Not by the queues' claim token, then every attempt of each endpoint (1.5 s for 250 outcomes in the bench).
     expect(plan).not.toContain('webhook_attempts_endpoint');
