@@ -120,7 +120,7 @@ function storable(text: string | null): string | null {
   return text === null ? null : text.replaceAll('\u0000', '\uFFFD');
 }
 
-/** What a sent attempt's outcome sets, in the order of the columns written. */
+/** What a sent attempt's outcome sets, by column. */
 function sentValues(r: SentRecord) {
   return {
     v_status: r.delivered ? 'delivered' : 'failed',
@@ -156,7 +156,9 @@ export async function recordSent(trx: Executor, dialect: DialectName, records: r
   if (dialect === 'sqlite') {
     const recorded = new Set<number>();
     for (const r of records) {
-      const { rows } = await trx.executeQuery(CompiledQuery.raw(RECORD_ONE_SENT, [...Object.values(sentValues(r)), r.seq, r.token]));
+      const v = sentValues(r);
+      const parameters = [v.v_status, v.v_sent_at, v.v_duration_ms, v.v_request_headers, v.v_response_status, v.v_response_body, v.v_error, v.v_next_attempt_at, r.seq, r.token];
+      const { rows } = await trx.executeQuery(CompiledQuery.raw(RECORD_ONE_SENT, parameters));
       if (rows.length > 0) recorded.add(r.seq);
     }
     return recorded;
