@@ -100,8 +100,8 @@ function planFailure(policy: RetryPolicy, { attempt, sent }: Outcome, now: Date)
  * Records outcomes of attempts, at most one batch's per endpoint (its 2xx answers and at most one other,
  * which ended it), inside a transaction of the caller's, in a fixed number of statements however many
  * there are (but for recordSent's rows on SQLite), plus a few for each endpoint that a failure pauses.
- * Answers for each the endpoint's failures
- * in a row after it, or the LostClaimError of one whose claim lapsed (nothing of it is written).
+ * Answers, for each, the endpoint's failures in a row after it, or the LostClaimError of one whose claim
+ * lapsed (nothing of it is written).
  */
 export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: RetryPolicy, outcomes: readonly Outcome[]): Promise<(number | LostClaimError)[]> {
   if (outcomes.length === 0) return [];

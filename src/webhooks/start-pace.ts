@@ -19,7 +19,7 @@ export class StartPace {
     now: number,
   ) {
     this.most = Math.max(1, Math.ceil(perSecond / 10));
-    this.group = Math.min(this.most, Math.max(1, Math.ceil(perSecond / 20)));
+    this.group = Math.max(1, Math.ceil(perSecond / 20)); // never more than `most`
     this.available = this.most;
     this.at = now;
   }

@@ -1,7 +1,8 @@
 // What a woken worker asks the store (docs/decisions.md "The delivery scheduler", Wake-ups): it looks
 // before it claims, since a claim is a write even when it takes nothing and most wake-ups under a steady
 // stream find nothing ready; and a busy endpoint's batch lingers and reads on instead of a claim per
-// event. The worker here runs beside a ROLE=api service, on a store whose statements the test counts.
+// event; and a wave of failing endpoints' probes is claimed a group at a time, not a claim per probe.
+// The worker here runs beside a ROLE=api service, on a store whose statements the test counts.
 import { ColumnNode, RawNode, UpdateQueryNode } from 'kysely';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -146,5 +147,40 @@ describe('a busy endpoint\'s batch lingers and reads on', () => {
     transport.answerHanging(ANSWERED_200);
     const [, , next] = await transport.waitForStarts('/hook', 3);
     expect((JSON.parse(next!.body) as { data: { guide: { title: string } } }).data.guide.title).toBe('Guide 2');
+  });
+});
+
+describe('a wave of failing endpoints is claimed in groups', () => {
+  it('once the failing lane\'s saved-up starts run low, it waits for a twentieth of a second\'s worth and claims those probes in one statement', async () => {
+    // The worker's clock stands an hour ahead (every ping is due) and moves only when the test moves it.
+    let at = Date.now() + 3_600_000;
+    const claimed = claims();
+    const looked = looks();
+    const transport = new ScriptedTransport();
+    transport.reply = () => ({ status: 500 });
+    // Six new endpoints, whose pings are probes, all waiting before the worker starts.
+    for (let i = 0; i < 6; i++) {
+      const { team } = await soloTeam(t);
+      await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `http://127.0.0.1:9/fail/${i}`, events: ['guide.created'] });
+    }
+    // 40 probes a second: four saved up at most, two (a twentieth of a second's worth) taken together once low.
+    worker = startWorker({ ...t.service.ctx, clock: { now: () => new Date(at) }, db: t.service.ctx.db.withPlugin(claimed).withPlugin(looked) }, transport, { failingPerSecond: 40 });
+    await eventually('the four saved-up starts taken', () => transport.started.length === 4);
+    await eventually('their failures recorded', () => Object.values(worker!.inFlight).every((n) => n === 0));
+    const claimsBefore = claimed.count;
+
+    // 25 ms: one start back, fewer than a group. The worker looks again and again, and claims nothing.
+    at += 25;
+    const looksBefore = looked.count;
+    worker.wake();
+    await eventually('two looks since the clock moved', () => looked.count > looksBefore + 1);
+    expect(transport.started).toHaveLength(4);
+    expect(claimed.count).toBe(claimsBefore);
+
+    // 25 ms more: a group of two, claimed in one statement.
+    at += 25;
+    worker.wake();
+    await eventually('the other two pings', () => transport.started.length === 6);
+    expect(claimed.count).toBe(claimsBefore + 1);
   });
 });
