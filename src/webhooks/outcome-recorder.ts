@@ -31,6 +31,9 @@ export interface CommitPace {
   deliveredEveryMs: number;
 }
 
+/** The claim of one queue that a job belongs to. */
+const queueClaimOf = (job: Job) => (job.kind === 'outcome' ? `${job.sent.token} ${job.attempt.endpoint_id}` : `${job.claim.token} ${job.claim.endpointId}`);
+
 /** Someone waits for this job's commit: its batch (a failure), or the queue's next events (a release). */
 const isUrgent = (job: Job) => job.kind === 'release' || !job.sent.outcome.delivered;
 
@@ -40,7 +43,11 @@ export class OutcomeRecorder {
   private lastCommitStarted = 0;
   /** The wait before the next commit, while one runs: an urgent job may cut it short. */
   private pause: { timer: NodeJS.Timeout; urgent: boolean; resolve: () => void } | null = null;
-  /** Claims (by token) an outcome of which could not be written, and why: their release is refused. */
+  /**
+   * Queues (by claim) an outcome of which could not be written, and why: their release is refused. One
+   * claim statement takes several queues under one token, so a queue's claim is its token and endpoint:
+   * another batch of the same claim must not have its release refused for this one's failure.
+   */
   private readonly unwritten = new Map<string, unknown>();
 
   constructor(
@@ -103,9 +110,9 @@ export class OutcomeRecorder {
 
   private async writeGroup(jobs: Job[]): Promise<void> {
     const group = jobs.filter((job) => {
-      if (job.kind !== 'release' || !this.unwritten.has(job.claim.token)) return true;
-      job.reject(this.unwritten.get(job.claim.token));
-      this.unwritten.delete(job.claim.token);
+      if (job.kind !== 'release' || !this.unwritten.has(queueClaimOf(job))) return true;
+      job.reject(this.unwritten.get(queueClaimOf(job)));
+      this.unwritten.delete(queueClaimOf(job));
       return false;
     });
     const results = new Map<Job, unknown>();
@@ -129,8 +136,8 @@ export class OutcomeRecorder {
       });
     } catch (error) {
       for (const job of group) {
-        if (job.kind === 'outcome') this.unwritten.set(job.sent.token, error);
-        else this.unwritten.delete(job.claim.token);
+        if (job.kind === 'outcome') this.unwritten.set(queueClaimOf(job), error);
+        else this.unwritten.delete(queueClaimOf(job));
         job.reject(error);
       }
       return;

@@ -40,7 +40,7 @@ export function spawnService(main: string, env: Record<string, string>, cwd: str
   return { child, output: () => output, exited };
 }
 
-export type Role = 'api' | 'worker';
+export type Role = 'api' | 'worker' | 'all';
 
 /** A service process in one role, listening on loopback at `url`. */
 export interface ServiceNode extends ServiceProcess {

@@ -214,6 +214,25 @@ describe('the pace of outcome commits (src/webhooks/outcome-recorder.ts)', () =>
     expect(await outcomes.release(next.claim)).toBeTruthy();
     expect((await attemptsOf(endpoint.id)).map((a) => a.status)).toEqual(['delivered']);
   });
+
+  it('the refusal is for that queue alone: another queue taken by the same claim statement (one token) records and lets go as usual', async () => {
+    const broken = await endpointWithPing();
+    const well = await endpointWithPing();
+    t.clock.advance(60_000);
+    const batches = await claimBatches(t.service.ctx, limits);
+    const brokenBatch = batches.find((batch) => batch.claim.endpointId === broken.endpoint.id)!;
+    const wellBatch = batches.find((batch) => batch.claim.endpointId === well.endpoint.id)!;
+    expect(wellBatch.claim.token, 'one claim statement, one token').toBe(brokenBatch.claim.token);
+    const outcomes = recorder();
+    await expect(outcomes.record(brokenBatch.attempts[0]!, { ...sentUnder(brokenBatch, delivered), at: new Date(Number.NaN) })).rejects.toThrow();
+    // The other batch's outcome and release, written after the failed group (a connection lost under
+    // one group took the worker down when this release was refused: issue 41).
+    await outcomes.record(wellBatch.attempts[0]!, sentUnder(wellBatch, delivered));
+    expect(await outcomes.release(wellBatch.claim)).toBeTruthy();
+    expect((await queueOf(well.endpoint.id)).claim_token).toBeNull();
+    await expect(outcomes.release(brokenBatch.claim)).rejects.toThrow();
+    expect((await queueOf(broken.endpoint.id)).claim_token).toBe(brokenBatch.claim.token);
+  });
 });
 
 describe('endpoint queues (docs/decisions.md "The worker")', () => {
