@@ -21,7 +21,9 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'bad_gateway'
+  | 'gateway_timeout';
 
 export interface ErrorEntry {
   status: number;
@@ -140,6 +142,22 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     title: 'Service unavailable',
     meaning:
       'The service cannot reach its store right now (the database down or restarting, the disk full, the store read-only or busy past its time-out). A write is all or nothing: it was not made, unless the connection was lost while it was being committed, so read before repeating a change that must not happen twice. `Retry-After` says how many seconds to wait before trying again.',
+    rateHeaders: false,
+  },
+  // The load balancer's own answers in the documented deployment (docs/deploy.md, "Behind a load
+  // balancer: HAProxy"): the service never answers these itself, but its clients meet them.
+  bad_gateway: {
+    status: 502,
+    title: 'Bad gateway',
+    meaning:
+      'Answered by the load balancer of the documented deployment, not by the service: the process that took the request stopped before it answered (it was killed, or ran out of memory). The request may have been carried out. Repeat a write with the same `Idempotency-Key`, or read before repeating it.',
+    rateHeaders: false,
+  },
+  gateway_timeout: {
+    status: 504,
+    title: 'Gateway timeout',
+    meaning:
+      'Answered by the load balancer of the documented deployment, not by the service: no answer came within its time-out (40 s). The request may have been carried out. Repeat a write with the same `Idempotency-Key`, or read before repeating it.',
     rateHeaders: false,
   },
 };

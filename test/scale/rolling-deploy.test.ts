@@ -7,6 +7,7 @@
 // request was answered 2xx, every acknowledged write reads back, every event of those writes reached the
 // receiver, none twice. Then the same with a next release that carries an expand-only migration, which
 // the first new process applies while old processes still serve.
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { type Build, buildService } from '../support/build.js';
 import { clusterServers } from '../support/cluster.js';
 import { documentedHaproxyConfig, type Haproxy, haproxyBinary, startHaproxy, withLoopbackAddresses } from '../support/haproxy.js';
 import { buildWithMigration, type ExtraMigration } from '../support/migration-build.js';
-import { freePort, killAll, PROCESS_WAIT, type Role, type ServiceNode, startServiceNode } from '../support/processes.js';
+import { freePorts, killAll, PROCESS_WAIT, type Role, type ServiceNode, startServiceNode } from '../support/processes.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { ADMIN_TOKEN } from '../support/service.js';
 import { type TestDatabase, testDatabase } from '../support/test-database.js';
@@ -136,13 +137,6 @@ async function queryRows<T>(databaseUrl: string, text: string, values: unknown[]
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** `count` loopback ports that were free a moment ago, all different. */
-async function freePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
-}
-
 /** What `promise` settles to, or `fallback` once `ms` have passed. */
 async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
@@ -174,8 +168,8 @@ async function rollingDeploy(label: string, oldMain: string, newMain: string): P
       DEMO: 'false',
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      // Behind one balancer, as docs/deploy.md says.
-      TRUST_PROXY: '1',
+      // Behind one balancer, named by its address, as docs/deploy.md says.
+      TRUST_PROXY: '127.0.0.1',
       // One key carries all the reads; the limit is not what this test is about.
       RATE_LIMIT_PER_MINUTE: '1000000',
       // Edits are coalesced into windows that a worker closes: the worker's restart must lose none.
@@ -292,11 +286,14 @@ async function rollingDeploy(label: string, oldMain: string, newMain: string): P
       let count = 0;
       return loop(`writer-${n}`, 20, async (agent) => {
         const title = `Rolling ${n}-${++count}`;
-        const answer = await call(`writer-${n}`, agent, 'POST', '/admin/v1/guides', adminHeaders, { team_id: teams[count % 2].id, title });
+        // Each write carries an Idempotency-Key, so the documented configuration may send it again to
+        // another process when the one it reached closed the connection (docs/deploy.md).
+        const keyed = () => ({ ...adminHeaders, 'idempotency-key': randomUUID() });
+        const answer = await call(`writer-${n}`, agent, 'POST', '/admin/v1/guides', keyed(), { team_id: teams[count % 2].id, title });
         if (!answer) return;
         created.set(answer.data.id, title);
         if (count % 2 === 0) {
-          const edit = await call(`writer-${n}`, agent, 'PATCH', `/admin/v1/guides/${answer.data.id}`, adminHeaders, { title: `${title} edited` });
+          const edit = await call(`writer-${n}`, agent, 'PATCH', `/admin/v1/guides/${answer.data.id}`, keyed(), { title: `${title} edited` });
           if (edit) edited.set(answer.data.id, `${title} edited`);
         }
       });

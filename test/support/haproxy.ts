@@ -43,10 +43,15 @@ export function documentedHaproxyConfig(): string {
   return blocks[0]!;
 }
 
+/** Where the documented configuration's `type` links point: the PUBLIC_URL an operator replaces it with. */
+export const DOCUMENTED_PUBLIC_URL = 'https://api.example.com';
+
 /**
- * The documented configuration with loopback addresses: its one `bind` listens on `listenPort`, and its
- * `server` lines, in order, point at `serverPorts`. Fails when the document no longer has one bind line
- * and as many server lines as ports, so that the test and the document cannot drift apart unnoticed.
+ * The documented configuration with loopback addresses: its one `bind` listens on `listenPort`, its
+ * `server` lines, in order, point at `serverPorts`, and the links of its own answers at the balancer's
+ * address (the processes' PUBLIC_URL). Fails when the document no longer has one bind line, as many
+ * server lines as ports and its answers' links, so that the test and the document cannot drift apart
+ * unnoticed.
  */
 export function withLoopbackAddresses(documented: string, listenPort: number, serverPorts: number[]): string {
   const binds = documented.match(/^\s*bind\s+\S+/gm) ?? [];
@@ -55,10 +60,12 @@ export function withLoopbackAddresses(documented: string, listenPort: number, se
   if (servers.length !== serverPorts.length) {
     throw new Error(`the documented HAProxy configuration must have ${serverPorts.length} server lines; it has ${servers.length}`);
   }
+  if (!documented.includes(DOCUMENTED_PUBLIC_URL)) throw new Error(`the documented HAProxy configuration's own answers must link to ${DOCUMENTED_PUBLIC_URL}/docs`);
   let next = 0;
   return documented
     .replace(/^(\s*bind\s+)\S+/m, `$1127.0.0.1:${listenPort}`)
-    .replace(/^(\s*server\s+\S+\s+)\S+/gm, (_line, head: string) => `${head}127.0.0.1:${serverPorts[next++]}`);
+    .replace(/^(\s*server\s+\S+\s+)\S+/gm, (_line, head: string) => `${head}127.0.0.1:${serverPorts[next++]}`)
+    .replaceAll(DOCUMENTED_PUBLIC_URL, `http://127.0.0.1:${listenPort}`);
 }
 
 /** What Debian's packaged haproxy.cfg has in `global` and `defaults` (log, stats socket, mode, timeouts). */

@@ -19,6 +19,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** `count` loopback ports that were free a moment ago, all different. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
 /** How tests wait on real processes: up to 30 s, every 100 ms, and a probe that throws only means "not yet". */
 export const PROCESS_WAIT: WaitOptions = { timeoutMs: 30_000, intervalMs: 100, retryOnError: true };
 

@@ -22,8 +22,12 @@ async function asAdmin(statement: string): Promise<void> {
 }
 
 /** Closes the service's PostgreSQL database to connections and ends its sessions; answers what opens it again. */
-export async function takePostgresAway(t: TestService): Promise<() => Promise<void>> {
-  const name = t.service.store.name;
+export function takePostgresAway(t: TestService): Promise<() => Promise<void>> {
+  return takeDatabaseAway(t.service.store.name);
+}
+
+/** Closes the PostgreSQL database `name` to connections and ends its sessions; answers what opens it again. */
+export async function takeDatabaseAway(name: string): Promise<() => Promise<void>> {
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`unexpected database name ${name}`);
   await asAdmin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
   await asAdmin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
