@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import { FairSqliteDialect } from './fair-sqlite-dialect.js';
+import { FairSqliteDialect, type WriteLockWait } from './fair-sqlite-dialect.js';
 import { preparingPool } from './prepared-statements.js';
 import { cachingStatements } from './statement-cache.js';
 import { StoreHealth } from './store-health.js';
@@ -25,6 +25,8 @@ export interface Store {
   dataVersion?: () => number;
   /** Whether the store can take a write now, and the requests that found it could not (store-health.ts). */
   health: StoreHealth;
+  /** The embedded store's wait for another process's write lock (fair-sqlite-dialect.ts); none on PostgreSQL. */
+  writeLockWait?: WriteLockWait;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,9 @@ const POOL_SIZE = 20;
  * hanging on a database that does not answer.
  */
 const CONNECT_TIMEOUT_MS = 5000;
+
+/** How long the embedded store waits for another process's write lock before it counts as unavailable (503). */
+const WRITE_LOCK_WAIT_MS = 5000;
 
 export interface StoreOptions {
   /** Hears what went wrong in the background (the embedded store's checkpoint thread); the default writes to stderr. */
@@ -61,13 +66,15 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
   // statement. An event's ten attempts took 560 µs to insert that way and 250 µs in memory (bench/CHANGES.md).
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Another process's write lock is waited for without blocking the thread (fair-sqlite-dialect.ts).
+  sqlite.pragma('busy_timeout = 0');
+  const writeLockWait: WriteLockWait = { ms: WRITE_LOCK_WAIT_MS };
   // 48 MiB of page cache (the default is 2 MiB): a page of 50 guides from 20 teams touches a few hundred
   // pages, which should be read from memory rather than through the file each time. 64 MiB was no
   // faster in the 100,000-guide mixed benchmark, and with the read cache's parts it took a process past
   // 300 MB there (bench/CHANGES.md, "Memory after parts").
   sqlite.pragma('cache_size = -49152');
-  const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: cachingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: cachingStatements(sqlite) }, writeLockWait) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   // The log is checkpointed on a thread of its own (wal-checkpointer.ts); this connection only as a backstop.
   if (!inMemory) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
@@ -77,7 +84,7 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
     await db.destroy();
   };
   const health = new StoreHealth(db, inMemory ? null : path);
-  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, health, close };
+  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, health, writeLockWait, close };
 }
 
 function openPostgres(url: string, poolSize: number): Store {

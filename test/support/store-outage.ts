@@ -64,10 +64,10 @@ export async function fillEmbeddedStore(t: TestService): Promise<() => Promise<v
 
 /**
  * Another process's write transaction on the embedded store's file, held until released; the service
- * waits `busyTimeoutMs` for the lock before it gives up (5 s unless told).
+ * waits `waitMs` for the lock before it gives up (5 s unless told).
  */
-export async function holdWriteLock(t: TestService, busyTimeoutMs: number): Promise<() => void> {
-  await pragma(t, `busy_timeout = ${busyTimeoutMs}`);
+export async function holdWriteLock(t: TestService, waitMs: number): Promise<() => void> {
+  t.service.store.writeLockWait!.ms = waitMs;
   const other = new SQLite(t.service.store.name);
   other.exec('BEGIN IMMEDIATE');
   other.exec('CREATE TABLE held_by_another_process (x)');
