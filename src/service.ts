@@ -20,7 +20,7 @@ import { NotificationListener } from './db/notification-listener.js';
 import { buildApp } from './http/app.js';
 import type { NextTurn } from './http/request-turns.js';
 import { loggedRequest } from './http/logged-request.js';
-import { scrubSecrets } from './http/secret-shapes.js';
+import { secretScrubber } from './http/secret-shapes.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
@@ -46,6 +46,8 @@ export interface Service {
 export interface ServiceOptions {
   clock?: Clock;
   logger?: FastifyBaseLogger;
+  /** Where the service's own logger writes its lines instead of stdout (tests read them). */
+  logStream?: pino.DestinationStream;
   /** Name resolution for outbound requests; tests replace it to play DNS tricks. */
   resolver?: Resolver;
   /** Jitter source for retry delays. */
@@ -58,16 +60,15 @@ export interface ServiceOptions {
   nextTurn?: NextTurn;
 }
 
-export function loggerOptions(config: Config): pino.LoggerOptions {
+function loggerOptions(config: Config, adminToken: string): pino.LoggerOptions {
   // Keys and tokens travel in Authorization, and sometimes in the URL; never let a log line carry one.
-  // Under the redactions, every line passes scrubSecrets: a key or token that reached a message or an
-  // error by any other way is replaced too.
-  const literals = config.adminToken === null ? [] : [JSON.stringify(config.adminToken).slice(1, -1)];
+  // Under the redactions, every line passes the secret scrubber: a key or token that reached a message or
+  // an error by any other way is replaced too, and so is the admin token, configured or generated.
   return {
     level: config.logLevel,
     serializers: { req: loggedRequest },
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie'], censor: '[redacted]' },
-    hooks: { streamWrite: (line) => scrubSecrets(line, literals) },
+    hooks: { streamWrite: secretScrubber([adminToken]) },
   };
 }
 
@@ -106,7 +107,9 @@ const COMMIT_PACE = {
 const POLL_WITHOUT_LISTENER_MS = 1000;
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const log = options.logger ?? pino(loggerOptions(config));
+  // The admin token first, so that the logger knows it to scrub.
+  const admin = resolveAdminToken(config.adminToken, config.dataDir);
+  const log = options.logger ?? pino(loggerOptions(config, admin.token), options.logStream);
   const store = openStore(config.databaseUrl, { onBackgroundError: (message) => log.error(message) });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async () => {
@@ -147,7 +150,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     };
     const metrics = openMetrics(config, { store, clock: ctx.clock, readCache, log });
     closers.push(() => metrics?.close());
-    const admin = resolveAdminToken(config.adminToken, config.dataDir);
     const rateLimits = await openRateLimit(store, { redisUrl: config.redisUrl, points: config.rateLimitPerMinute, serveApi: config.role !== 'worker' }, log);
     closers.push(() => rateLimits.close());
     const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, maxPerHome: config.webhookMaxEndpointsPerHome, resolver: options.resolver };

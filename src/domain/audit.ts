@@ -145,7 +145,7 @@ function reachCondition(reach: AuditReach): (eb: ExpressionBuilder<{ a: AuditEve
 export interface AuditEventView extends AuditEventsTable {
   /** The person's name (or e-mail address) now; null for the operator and for a person erased since. */
   actor_name: string | null;
-  /** What the target is called now (a key's or team's name, an endpoint's URL, a guide's title); null once it is gone. */
+  /** What the target is called now (a key's or team's name, an endpoint's URL without its query, a guide's title); null once it is gone. */
   target_name: string | null;
 }
 
@@ -202,7 +202,17 @@ export async function auditPage(
   if (until !== undefined) query = query.where('a.created_at', '<', until);
   if (after) query = query.where(afterPosition('a', after));
   const rows = await query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(rowsToRead(limit)).execute();
-  return pageOf(rows, limit);
+  return pageOf(rows.map(withEndpointNamedSafely), limit);
+}
+
+/**
+ * An endpoint is named by its URL without the query, shown as `?…`: the query may hold the receiver's
+ * shared token (decisions §9), which the endpoint shows the admins of its home but the log does not.
+ */
+function withEndpointNamedSafely(row: AuditEventView): AuditEventView {
+  const query = row.target_name?.indexOf('?') ?? -1;
+  if (row.target_type !== 'webhook_endpoint' || query === -1) return row;
+  return { ...row, target_name: `${row.target_name!.slice(0, query)}?…` };
 }
 
 /** Drops the events older than the retention (AUDIT_RETENTION_DAYS). */

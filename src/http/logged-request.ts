@@ -2,15 +2,22 @@
 // logger options), but clients also put them in the URL: `?api_key=…`, `?token=…`, a key pasted into the
 // path, percent-encoded or not; and a client writes Host and, behind a trusted proxy, X-Forwarded-For
 // (the address). The logged URL keeps its shape and loses every such value: a part of it is replaced when
-// its name says it holds a secret or when it, or what it decodes to, has a credential's shape.
+// its name says it holds a secret or when it, or what it decodes to, has a credential's shape. An e-mail
+// address is personal data and goes the same way (docs/decisions.md, "No e-mail address in the log").
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hasSecretShape, REDACTED, withoutSecretShapes } from './secret-shapes.js';
+import { decodings, hasSecretShape, REDACTED, withoutSecretShapes } from './secret-shapes.js';
 
-// Parameter names that hold a secret in some client's habits.
-const SECRET_NAME = /key|token|secret|passw|auth|session|signature|credential|code/i;
+// Parameter names whose values are never logged: a secret in some client's habits, or an e-mail address
+// (whole or in part: `GET /admin/v1/users?email=…`).
+const UNLOGGED_NAME = /key|token|secret|passw|auth|session|signature|credential|code|mail/i;
 
-const redactedPart = (part: string) => (hasSecretShape(part) ? REDACTED : part);
+/** Text on both sides of an `@`: an e-mail address, or near enough to one to be a person's. */
+const EMAIL_ADDRESS = /[^\s@]@[^\s@]/;
+
+const holdsEmailAddress = (part: string) => decodings(part).some((form) => EMAIL_ADDRESS.test(form));
+
+const redactedPart = (part: string) => (hasSecretShape(part) || holdsEmailAddress(part) ? REDACTED : part);
 
 /** A parameter's name as the service reads it, for the name test; the raw name if it does not decode. */
 function decodedName(name: string): string {
@@ -21,23 +28,25 @@ function decodedName(name: string): string {
   }
 }
 
-/** The URL with every secret-named parameter's value and every secret-shaped part replaced. */
+/** The URL with every secret-named parameter's value and every secret-shaped or address-holding part replaced. */
 export function redactedUrl(url: string): string {
-  const start = url.indexOf('?');
-  const path = (start === -1 ? url : url.slice(0, start)).split('/').map(redactedPart).join('/');
-  if (start === -1) return withoutSecretShapes(path);
-  const query = url
+  // Shapes first, on the whole URL: the `/` of a base64 secret would split it between path segments.
+  const scrubbed = withoutSecretShapes(url);
+  const start = scrubbed.indexOf('?');
+  const path = (start === -1 ? scrubbed : scrubbed.slice(0, start)).split('/').map(redactedPart).join('/');
+  if (start === -1) return path;
+  const query = scrubbed
     .slice(start + 1)
     .split('&')
     .map((part) => {
       const equals = part.indexOf('=');
       if (equals === -1) return redactedPart(part);
       const name = part.slice(0, equals);
-      if (SECRET_NAME.test(decodedName(name))) return `${redactedPart(name)}=${REDACTED}`;
+      if (UNLOGGED_NAME.test(decodedName(name))) return `${redactedPart(name)}=${REDACTED}`;
       return `${redactedPart(name)}=${redactedPart(part.slice(equals + 1))}`;
     })
     .join('&');
-  return withoutSecretShapes(`${path}?${query}`);
+  return `${path}?${query}`;
 }
 
 /** What the serializer reads of a request: Node's (Fastify's own log lines) or Fastify's (ours, with `ip`). */

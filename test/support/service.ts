@@ -4,11 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
-import { createService, loggerOptions, type Service, type ServiceOptions } from '../../src/service.js';
+import { createService, type Service, type ServiceOptions } from '../../src/service.js';
 import { checkResponse } from './openapi-conformance.js';
 import { testDatabase } from './test-database.js';
 
@@ -55,12 +54,12 @@ export async function startTestService(env: Record<string, string> = {}, options
     PUBLIC_URL,
     DEMO: 'false',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.logLines ? 'info' : 'silent',
     ...env,
   });
   const { logLines, ...serviceOptions } = options;
-  const logger = logLines ? pino({ ...loggerOptions(config), level: 'info' }, { write: (line: string) => void logLines.push(line) }) : undefined;
-  const service = await createService(config, { ...serviceOptions, clock, logger });
+  const logStream = logLines && { write: (line: string) => void logLines.push(line) };
+  const service = await createService(config, { ...serviceOptions, clock, logStream });
 
   const request = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
     const response = await service.app.inject({

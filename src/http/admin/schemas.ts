@@ -187,7 +187,7 @@ export const AuditEvent = Type.Object(
       {
         type: StringEnum(AUDIT_TARGET_TYPES),
         id: Nullable(Uuid({ description: 'null for a sign-in' })),
-        name: Nullable(Type.String({ description: "What the target is called now (a key's or team's name, an endpoint's URL, a guide's title, a person's name); null once it is gone" })),
+        name: Nullable(Type.String({ description: "What the target is called now (a key's or team's name, an endpoint's URL without its query, a guide's title, a person's name); null once it is gone" })),
       },
       { additionalProperties: false },
     ),

@@ -246,6 +246,16 @@ describe('every management write records one audit event', () => {
     ]);
     expect(events[0]!.actor).toEqual({ type: 'operator', id: null, name: null });
   });
+
+  it("names a webhook endpoint by its URL without the query, which may hold the receiver's shared token (decisions §9)", async () => {
+    const url = 'http://127.0.0.1:9/tokened?token=receiver-shared-s3cret&v=2';
+    const made = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url, events: ['guide.created'] });
+    const events = (await t.admin('GET', `/audit-events?home_type=team&home_id=${team.id}&action=webhook_endpoint.created`)) as AuditEvent[];
+    expect(events[0]!.target).toEqual({ type: 'webhook_endpoint', id: made.id, name: 'http://127.0.0.1:9/tokened?…' });
+    expect(JSON.stringify(await t.admin('GET', '/audit-events?limit=100'))).not.toContain('receiver-shared-s3cret');
+    // The admins of its home still see the whole URL on the endpoint itself.
+    expect((await t.admin('GET', `/webhook-endpoints/${made.id}`)).url).toBe(url);
+  });
 });
 
 describe('console sign-ins and writes from the console', () => {
