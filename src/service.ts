@@ -147,6 +147,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       settings: { appUrl: config.appUrl, previewSteps: config.previewSteps, coalesceMs: config.webhookCoalesceMs, webhookRetries: config.webhookRetryDelaysMs.length },
       cursorSecret: await serviceSecret(store.db, 'cursor_hmac_key'),
       outbox: { wake: () => (worker?.wake(), maintenance?.wake(), eventFeed?.committed()), wakeSenders: () => (worker?.wake(), eventFeed?.committed()) },
+      purgeDeleted: store.purgeDeleted,
     };
     const metrics = openMetrics(config, { store, clock: ctx.clock, readCache, log });
     closers.push(() => metrics?.close());

@@ -69,6 +69,7 @@ export async function openReads(env: Record<string, string | undefined> = proces
     settings: { appUrl: settings.appUrl, previewSteps: settings.previewSteps, coalesceMs: settings.webhookCoalesceMs, webhookRetries: settings.webhookRetryDelaysMs.length },
     cursorSecret: await serviceSecrets.serviceSecret(store.db, 'cursor_hmac_key'),
     outbox: { wake: () => undefined, wakeSenders: () => undefined },
+    purgeDeleted: store.purgeDeleted,
   };
 
   // key-auth.ts without the rate limit: the key look-up, its policy, the scope, and the last-used touch.
@@ -145,6 +146,7 @@ export async function explainSearch(databaseUrl: string, organizationKey: string
       settings: { appUrl: 'http://bench', previewSteps: 3, coalesceMs: 0, webhookRetries: 0 },
       cursorSecret: Buffer.alloc(32),
       outbox: { wake: () => undefined, wakeSenders: () => undefined },
+      purgeDeleted: async () => undefined,
     };
     const authentication = await apiKeys.authenticateKey(ctx, organizationKey);
     if (authentication.outcome !== 'ok') throw new Error('the organization key does not authenticate');

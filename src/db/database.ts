@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { FairSqliteDialect, type WriteLockWait } from './fair-sqlite-dialect.js';
@@ -27,6 +27,13 @@ export interface Store {
   health: StoreHealth;
   /** The embedded store's wait for another process's write lock (fair-sqlite-dialect.ts); none on PostgreSQL. */
   writeLockWait?: WriteLockWait;
+  /**
+   * Leaves no copy of what was deleted or overwritten in `tables` where the store can reach it (an
+   * erasure, decisions §10): on the embedded store, whose freed space is zeroed as it is freed
+   * (secure_delete), the write-ahead log is copied and emptied, so that it holds no older page; on
+   * PostgreSQL the tables are vacuumed, so that no dead row version is left in them or their indexes.
+   */
+  purgeDeleted(tables: readonly (keyof Database)[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,9 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
   // statement. An event's ten attempts took 560 µs to insert that way and 250 µs in memory (bench/CHANGES.md).
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
+  // What a delete or an update frees is overwritten with zeros, so that an erased person's address is
+  // not left in a page's free space or on the free list (decisions §10; the cost in docs/decisions.md).
+  sqlite.pragma('secure_delete = ON');
   // Another process's write lock is waited for without blocking the thread (fair-sqlite-dialect.ts).
   sqlite.pragma('busy_timeout = 0');
   const writeLockWait: WriteLockWait = { ms: WRITE_LOCK_WAIT_MS };
@@ -84,7 +94,10 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
     await db.destroy();
   };
   const health = new StoreHealth(db, inMemory ? null : path);
-  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, health, writeLockWait, close };
+  const purgeDeleted = async () => {
+    await checkpointer?.truncate();
+  };
+  return { db, dialect: 'sqlite', pool: null, name: path, dataVersion: () => dataVersion.get() as number, health, writeLockWait, purgeDeleted, close };
 }
 
 function openPostgres(url: string, poolSize: number): Store {
@@ -93,5 +106,9 @@ function openPostgres(url: string, poolSize: number): Store {
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
-  return { db, dialect: 'postgres', pool, name, health: new StoreHealth(db, null), close: () => db.destroy() };
+  // VACUUM takes no lock that holds reads or writes back, and outside a transaction: a statement of its own.
+  const purgeDeleted = async (tables: readonly (keyof Database)[]) => {
+    await sql`vacuum (index_cleanup on) ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+  };
+  return { db, dialect: 'postgres', pool, name, health: new StoreHealth(db, null), purgeDeleted, close: () => db.destroy() };
 }

@@ -31,7 +31,17 @@ const timer = setInterval(() => {
     parentPort.postMessage({ error: String(error && error.message || error) });
   }
 }, workerData.everyMs);
-parentPort.on('message', () => {
+parentPort.on('message', (message) => {
+  if (message.truncate !== undefined) {
+    // Waits (busy_timeout) for readers of older snapshots to finish, copies the whole log and empties it.
+    try {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)');
+      parentPort.postMessage({ truncated: message.truncate, busy: result.busy === 1 });
+    } catch (error) {
+      parentPort.postMessage({ truncated: message.truncate, busy: true, reason: String(error && error.message || error) });
+    }
+    return;
+  }
   clearInterval(timer);
   db.close();
   parentPort.close();
@@ -39,6 +49,12 @@ parentPort.on('message', () => {
 `;
 
 export interface Checkpointer {
+  /**
+   * Copies the whole log into the database file and empties the log file, so that no older version of
+   * a page is left in it (an erasure); rejects with SQLITE_BUSY (answered 503) when a reader of an older
+   * snapshot (a backup under way) kept it from finishing within 5 s.
+   */
+  truncate(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,12 +62,37 @@ export interface Checkpointer {
 export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(THREAD, { eval: true, workerData: { path, driver, everyMs: EVERY_MS } });
-  worker.on('message', (message: { error?: string }) => message.error && onError(message.error));
+  const truncations = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextTruncation = 0;
+  worker.on('message', (message: { error?: string; truncated?: number; busy?: boolean; reason?: string }) => {
+    if (message.error) onError(message.error);
+    if (message.truncated === undefined) return;
+    const waiting = truncations.get(message.truncated)!;
+    truncations.delete(message.truncated);
+    if (!message.busy) waiting.resolve();
+    else waiting.reject(Object.assign(new Error(`the write-ahead log could not be emptied: ${message.reason ?? 'a reader kept it busy'}`), { code: 'SQLITE_BUSY' }));
+    if (truncations.size === 0) worker.unref();
+  });
   worker.on('error', (error) => onError(error.message));
   // The thread must not keep the process alive on its own.
   worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      for (const waiting of truncations.values()) waiting.reject(Object.assign(new Error('the checkpoint thread has stopped'), { code: 'SQLITE_BUSY' }));
+      truncations.clear();
+      resolve();
+    }),
+  );
   return {
+    truncate() {
+      const id = nextTruncation++;
+      // Held while someone waits for its answer.
+      worker.ref();
+      return new Promise<void>((resolve, reject) => {
+        truncations.set(id, { resolve, reject });
+        worker.postMessage({ truncate: id });
+      });
+    },
     async close() {
       // Held again while it stops: a process waiting only for this must not end before it has.
       worker.ref();

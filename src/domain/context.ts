@@ -1,7 +1,7 @@
 // What every domain operation needs: the store, the clock, the settings that shape answers, and the
 // signal that tells the webhook worker new work was committed.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DialectName } from '../db/database.js';
+import type { DialectName, Store } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { EventFeedSignal } from './event-feed-signal.js';
@@ -38,6 +38,8 @@ export interface DomainContext {
   readCache?: ReadCache;
   /** Wakes requests waiting on the events feed; absent where no API is served. */
   eventFeed?: EventFeedSignal;
+  /** Leaves no copy of rows deleted or overwritten in the tables, beyond the rows themselves (an erasure). */
+  purgeDeleted: Store['purgeDeleted'];
 }
 
 export type Executor = Kysely<Database>;

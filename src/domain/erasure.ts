@@ -17,7 +17,8 @@
 // own, found by the user id that erasure keeps: a call that stops half-way (a restart, a store fault)
 // leaves the person erased but some old payloads naming them, and the next call, which finds the person
 // erased already, finishes the rewrite. So the call answers only once all of it is done, and calling it
-// again is always safe.
+// again is always safe. Last, the store leaves no older copy of what was deleted or rewritten (secure
+// deletion and an emptied log on the embedded store, VACUUM on PostgreSQL: Store.purgeDeleted).
 import { type Expression, sql, type SqlBool } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { USER_COLUMNS } from '../db/columns.js';
@@ -98,7 +99,13 @@ export async function eraseUser(ctx: DomainContext, userId: string, { eventBatch
     return user.created_at;
   });
   await eraseFromEvents(ctx, userId, timestamp(new Date(Date.parse(createdAt) - CLOCK_MARGIN_MS)), eventBatch);
+  // The rows no longer hold them, but the store may still keep older versions of them: gone as well
+  // before the call answers (on PostgreSQL, vacuumed; on the embedded store, the log emptied).
+  await ctx.purgeDeleted(ERASED_TABLES);
 }
+
+/** Every table erasure deletes from or rewrites. */
+const ERASED_TABLES = ['users', 'memberships', 'organization_admins', 'console_sessions', 'sign_in_links', 'mail_outbox', 'events', 'webhook_attempts'] as const;
 
 // ---- free text ------------------------------------------------------------------------------------
 
