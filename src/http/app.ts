@@ -10,6 +10,7 @@ import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js
 import { adminPlugin } from './admin/admin-plugin.js';
 import { faultyBodyRefusal } from './body-faults.js';
 import { docsPlugin } from './docs/docs-plugin.js';
+import { installEmptyBodies } from './empty-bodies.js';
 import { installExpectContinue } from './expect-continue.js';
 import { followConnections } from './graceful-close.js';
 import { healthPlugin } from './health.js';
@@ -107,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     done();
   });
   installExpectContinue(app);
+  installEmptyBodies(app);
   app.addHook('preValidation', refuseMalformedRequest);
   app.addHook('preValidation', faultyBodyRefusal(false));
   installProblemHandler(app, publicUrl, onStoreFault);

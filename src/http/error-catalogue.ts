@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'expectation_failed'
   | 'request_timeout'
   | 'headers_too_large'
   | 'internal_error'
@@ -121,6 +122,11 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 415,
     title: 'Unsupported media type',
     meaning: 'Management API and `/mcp` only (v1 takes no body): request bodies must be `application/json`.',
+  },
+  expectation_failed: {
+    status: 417,
+    title: 'Expectation failed',
+    meaning: 'The request has an `Expect` header asking for something other than `100-continue`, the one expectation the service meets. Send the request without it.',
   },
   request_timeout: {
     status: 408,

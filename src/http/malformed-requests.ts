@@ -1,8 +1,9 @@
 // Requests the service refuses before any route sees them, with the same problem shape, request id and
 // headers as every other answer: a credential or Host header sent twice (Node keeps the first and drops
 // the rest, so the service would answer for a request the client did not mean), a query string that
-// cannot be decoded, and what the HTTP parser itself refuses (headers too large, a request not finished
-// in time, bytes that are not HTTP).
+// cannot be decoded or holds NUL (PostgreSQL refuses it in text, so a search with one was a 500 there),
+// and what the HTTP parser itself refuses (headers too large, a request not finished in time, bytes that
+// are not HTTP).
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
@@ -27,34 +28,53 @@ function repeatedHeader(rawHeaders: readonly string[]): { name: string; count: n
   return null;
 }
 
-/** The name of the first query parameter whose name or value is not valid percent-encoded UTF-8, or null. */
-export function undecodableParameter(url: string): string | null {
+interface QueryFault {
+  /** The parameter's name as the detail shows it: decoded, or as it was sent when it cannot be shown decoded. */
+  name: string;
+  kind: 'undecodable' | 'nul';
+}
+
+/** Percent-decoded query text (`+` for a space), or null when it is not valid percent-encoded UTF-8. */
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first query parameter whose name or value is not valid percent-encoded UTF-8 (the bytes of a lone
+ * surrogate included) or decodes to text holding NUL, or null.
+ */
+function queryFault(url: string): QueryFault | null {
   const start = url.indexOf('?');
-  // Only a percent sign can fail to decode: most queries have none and are not split at all.
+  // Only a percent sign can fail to decode or make a NUL: most queries have none and are not split at all.
   if (start === -1 || url.indexOf('%', start) === -1) return null;
   for (const part of url.slice(start + 1).split('&')) {
     const equals = part.indexOf('=');
-    const name = equals === -1 ? part : part.slice(0, equals);
-    let shown: string;
-    try {
-      shown = decodeURIComponent(name.replaceAll('+', ' '));
-    } catch {
-      return name;
-    }
-    try {
-      if (equals !== -1) decodeURIComponent(part.slice(equals + 1).replaceAll('+', ' '));
-    } catch {
-      return shown;
-    }
+    const sentName = equals === -1 ? part : part.slice(0, equals);
+    const name = decoded(sentName);
+    if (name === null) return { name: sentName, kind: 'undecodable' };
+    if (name.includes('\u0000')) return { name: sentName, kind: 'nul' };
+    const value = equals === -1 ? '' : decoded(part.slice(equals + 1));
+    if (value === null) return { name, kind: 'undecodable' };
+    if (value.includes('\u0000')) return { name, kind: 'nul' };
   }
   return null;
 }
 
+const QUERY_FAULT_WORDS: Record<QueryFault['kind'], string> = {
+  undecodable: 'is not valid percent-encoded UTF-8',
+  nul: 'must not contain NUL characters',
+};
+
 /**
  * preValidation, for every route: an HTTP/1.1 request without Host (which Node would answer itself with a
  * bare 400, so the server is made with requireHostHeader off), a request carrying Authorization or Host
- * more than once, or a query string that cannot be decoded, is refused. It runs after admission (on /v1
- * an onRequest hook), so the refusal carries the rate headers every v1 answer carries, and before any
+ * more than once, or a query string that cannot be decoded or holds NUL, is refused. It runs after
+ * admission (on /v1 an onRequest hook, after the key, policy and scope), so the refusal carries the rate
+ * headers every v1 answer carries and comes where parameters are checked (decisions §4), and before any
  * handler reads the request.
  */
 export async function refuseMalformedRequest(request: FastifyRequest): Promise<void> {
@@ -63,8 +83,8 @@ export async function refuseMalformedRequest(request: FastifyRequest): Promise<v
   }
   const repeated = repeatedHeader(request.raw.rawHeaders);
   if (repeated) throw new ProblemError('invalid_request', `Send the ${repeated.name} header once; this request has ${repeated.count}`);
-  const name = undecodableParameter(request.url);
-  if (name !== null) throw new ProblemError('invalid_request', `Parameter '${shownName(name)}' is not valid percent-encoded UTF-8`);
+  const fault = queryFault(request.url);
+  if (fault !== null) throw new ProblemError('invalid_request', `Parameter '${shownName(fault.name)}' ${QUERY_FAULT_WORDS[fault.kind]}`);
 }
 
 const PARSER_REFUSALS: Record<string, { code: ErrorCode; detail: string }> = {

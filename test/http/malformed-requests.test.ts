@@ -1,11 +1,12 @@
-// Requests refused at the edge (issue 13, items 1, 3, 4, 5; issue 32, items 4, 7): undecodable query
-// strings, deeply nested bodies, repeated credentials or Host, a missing Host, a body declared too large
-// behind Expect: 100-continue, and what Node's HTTP parser refuses itself. Each answer is a 4xx
-// problem with the service's shape and headers, over a real socket where the parser is involved.
+// Requests refused at the edge (issue 13, items 1, 3, 4, 5; issue 32, items 4, 7; issue 41, items 3, 5):
+// undecodable query strings and NUL in them, deeply nested bodies, repeated credentials or Host, a missing
+// Host, a body declared too large behind Expect: 100-continue, an expectation the service cannot meet, and
+// what Node's HTTP parser refuses itself. Each answer is a 4xx problem with the service's shape and
+// headers, over a real socket where the parser is involved.
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
+import { ADMIN_TOKEN, organizationWithTeams, soloTeam, startTestService, type TestService } from '../support/service.js';
 import { eventually } from '../support/waiting.js';
 
 let t: TestService;
@@ -91,6 +92,67 @@ describe('a query string that cannot be decoded is a 400 naming the parameter, o
   it('still takes well-formed encodings, including + for a space and multi-byte characters', async () => {
     const response = await t.get('/v1/guides?q=%E0%A4%A8+x', key);
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('a query parameter holding NUL, or bytes that are not UTF-8, is 400 naming it, on every interface and both stores (issue 41)', () => {
+  const NUL = 'must not contain NUL characters';
+  const NOT_UTF8 = 'is not valid percent-encoded UTF-8';
+
+  it('the management API: a NUL in ?email= is 400 naming email (PostgreSQL answered 500), as are %FF and an encoded lone surrogate', async () => {
+    for (const [query, detail] of [
+      ['email=a%00b@x.test', `Parameter 'email' ${NUL}`],
+      ['email=%00', `Parameter 'email' ${NUL}`],
+      ['email=a%FFb@x.test', `Parameter 'email' ${NOT_UTF8}`],
+      ['email=a%ED%A0%80b@x.test', `Parameter 'email' ${NOT_UTF8}`],
+      // A name that holds NUL is shown as it was sent.
+      ['em%00ail=a@x.test', `Parameter 'em%00ail' ${NUL}`],
+    ]) {
+      const response = await t.service.app.inject({ method: 'GET', url: `/admin/v1/users?${query}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(response.statusCode, `${query}: ${response.body}`).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.json()).toMatchObject({ code: 'invalid_request', detail, request_id: response.headers['x-request-id'] });
+    }
+    // A path parameter is a name, not free text: one holding NUL names nothing and gets its route's answer.
+    const path = await t.service.app.inject({ method: 'POST', url: '/admin/v1/users/a%00b/erase', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(path.statusCode, path.body).toBe(400);
+    expect(path.json().detail).toBe("Parameter 'id' must be a UUID");
+  });
+
+  it("the console's API and MCP refuse it the same way, before anything else is looked at", async () => {
+    const consoleAnswer = await t.service.app.inject({ method: 'GET', url: '/console/api/session?from=a%00' });
+    expect(consoleAnswer.statusCode, consoleAnswer.body).toBe(400);
+    expect(consoleAnswer.json()).toMatchObject({ code: 'invalid_request', detail: `Parameter 'from' ${NUL}` });
+    for (const [query, detail] of [
+      ['client=a%00', `Parameter 'client' ${NUL}`],
+      ['client=%FF', `Parameter 'client' ${NOT_UTF8}`],
+    ]) {
+      const mcpAnswer = await t.service.app.inject({
+        method: 'POST',
+        url: `/mcp?${query}`,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(mcpAnswer.statusCode, mcpAnswer.body).toBe(400);
+      expect(mcpAnswer.json()).toMatchObject({ code: 'invalid_request', detail });
+      expect(mcpAnswer.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+    }
+  });
+
+  it('on /v1 it is a parameter refusal: after key, policy and scope (decisions §4), with the rate headers, as the OpenAPI document says', async () => {
+    expect((await t.get('/v1/guides?q=ab%00cd', null)).json().code).toBe('invalid_key');
+    const { key: teamsOnly } = await soloTeam(t, 'free', ['teams:read']);
+    expect((await t.get('/v1/guides?q=ab%00cd', teamsOnly)).json().code).toBe('scope_missing');
+    for (const [url, detail] of [
+      ['/v1/guides?q=ab%00cd', `Parameter 'q' ${NUL}`],
+      ['/v1/events?types=guide.created%00', `Parameter 'types' ${NUL}`],
+      ['/v1/teams?x=%00', `Parameter 'x' ${NUL}`],
+    ] as const) {
+      const response = await t.get(url, key);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'invalid_request', detail });
+      expect(response.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+    }
   });
 });
 
@@ -251,6 +313,31 @@ describe('Expect: 100-continue (decisions §10)', () => {
     await closed;
     expect(received.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).toMatch(/^HTTP\/1\.1 201 /);
     expect(received).toContain('Sent after the go-ahead');
+  });
+});
+
+describe('an expectation other than 100-continue (issue 41, item 5; decisions §10: every refusal is a problem)', () => {
+  it("is a 417 problem with X-Request-Id, not Node's bare 417, on every interface", async () => {
+    const probe = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
+    expect(expectProblemAnswer(probe, 417, 'expectation_failed').detail).toContain('Expect');
+    const body = JSON.stringify({ name: 'Never made', plan: 'free' });
+    const management = await raw(
+      `POST /admin/v1/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expectProblemAnswer(management, 417, 'expectation_failed');
+    const teams = await t.service.ctx.db.selectFrom('teams').select('id').where('name', '=', 'Never made').execute();
+    expect(teams).toEqual([]);
+  });
+
+  it('on /v1 it comes after admission, with the rate headers, as the served OpenAPI document says', async () => {
+    const withoutKey = await raw('GET /v1/teams HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
+    expectProblemAnswer(withoutKey, 401, 'invalid_key');
+    const admitted = await raw(`GET /v1/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`);
+    expectProblemAnswer(admitted, 417, 'expectation_failed');
+    expect(admitted.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+    // Checked against the served document by the harness.
+    expect((await t.get('/v1/teams', key, { expect: 'something-else' })).statusCode).toBe(417);
   });
 });
 

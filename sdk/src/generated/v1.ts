@@ -323,7 +323,7 @@ export interface components {
              * @description Stable; clients switch on it
              * @enum {string}
              */
-            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "too_many_waits" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "too_many_waits" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "bad_gateway" | "gateway_timeout";
             /** @description Quote it to support */
             request_id: string;
         };
@@ -936,6 +936,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `expectation_failed`: Expectation failed */
+            417: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `rate_limited`: Rate limit exceeded */
             429: {
                 headers: {
@@ -1185,6 +1206,27 @@ export interface operations {
                     RateLimit: string;
                     /** @description The methods the path takes */
                     Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `expectation_failed`: Expectation failed */
+            417: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1445,6 +1487,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `expectation_failed`: Expectation failed */
+            417: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `rate_limited`: Rate limit exceeded */
             429: {
                 headers: {
@@ -1679,6 +1742,27 @@ export interface operations {
                     RateLimit: string;
                     /** @description The methods the path takes */
                     Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `expectation_failed`: Expectation failed */
+            417: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,6 +2004,27 @@ export interface operations {
                     RateLimit: string;
                     /** @description The methods the path takes */
                     Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `expectation_failed`: Expectation failed */
+            417: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2188,6 +2293,27 @@ export interface operations {
                     RateLimit: string;
                     /** @description The methods the path takes */
                     Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `expectation_failed`: Expectation failed */
+            417: {
+                headers: {
+                    /** @description The request id; quote it to support */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description The policy, as in the IETF draft: "default";q=600;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {

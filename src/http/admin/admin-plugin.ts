@@ -51,6 +51,7 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
   'limit_reached',
   'payload_too_large',
   'unsupported_media_type',
+  'expectation_failed',
   'internal_error',
   'service_unavailable',
 ];
@@ -116,15 +117,8 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.addHook('preValidation', faultyBodyRefusal(true));
   // Bodies are JSON only; text/plain would otherwise be parsed as a string and fail as a wrong type.
   app.removeContentTypeParser('text/plain');
-  // An operation that takes no body accepts an empty one whatever its content-type (curl -H with no -d);
-  // one that needs a body then says so by its validation, naming what is missing; one whose body is
-  // optional (`config.optionalBody`: every field may be left out) takes no body as an empty object.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    return json(request, body as string, done);
-  });
+  // An empty body is no body (src/http/empty-bodies.ts); one whose body is optional (`config.optionalBody`:
+  // every field may be left out) takes no body as an empty object.
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.optionalBody) request.body ??= {};
   });

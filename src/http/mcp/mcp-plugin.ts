@@ -28,10 +28,14 @@ const ALLOW = 'POST';
 /** The request headers the transport reads; the credential is not handed on. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'] as const;
 
-const notPost = () =>
-  new ProblemError('method_not_allowed', `The MCP endpoint is stateless and takes JSON-RPC messages by ${ALLOW} only; it opens no event stream and keeps no session`, {
+/** What answers a request no route of /mcp takes: another method on the endpoint (405), or another path. */
+function noRoute(request: FastifyRequest): ProblemError {
+  const path = request.url.split('?')[0]!;
+  if (path !== '/mcp' && path !== '/mcp/') return new ProblemError('not_found', 'There is no such path; the MCP endpoint is /mcp');
+  return new ProblemError('method_not_allowed', `The MCP endpoint is stateless and takes JSON-RPC messages by ${ALLOW} only; it opens no event stream and keeps no session`, {
     allow: ALLOW,
   });
+}
 
 /** The Web request the transport reads: the headers it checks (the body is already parsed; the URL is the endpoint's). */
 function transportRequest(request: FastifyRequest, endpointUrl: URL): Request {
@@ -68,8 +72,12 @@ export async function mcpPlugin(app: TypeBoxApp, options: McpOptions): Promise<v
   const { ctx, rateLimit } = options;
 
   // Every request, to a known path or not, is admitted first, as on /v1: a refusal (401, 429, 403) is a
-  // problem with the rate headers, and a wrong method or path is answered only after it.
-  app.addHook('onRequest', async (request, reply) => admit(ctx, rateLimit, request, reply, {}));
+  // problem with the rate headers, and a wrong method or path is answered only after it, before any
+  // body is read (an empty or broken one must not turn a 405 into a 400).
+  app.addHook('onRequest', async (request, reply) => {
+    await admit(ctx, rateLimit, request, reply, {});
+    if (request.is404) throw noRoute(request);
+  });
 
   // JSON-RPC bodies only: text/plain would reach the transport as a string.
   app.removeContentTypeParser('text/plain');
@@ -89,9 +97,9 @@ export async function mcpPlugin(app: TypeBoxApp, options: McpOptions): Promise<v
     return answer(options, request, reply);
   });
 
+  // With a not-found handler of its own, a request no route takes still passes the hook above, which
+  // answers it after admission; this is reached only if it did not.
   app.setNotFoundHandler(async (request) => {
-    const path = request.url.split('?')[0]!;
-    if (path === '/mcp' || path === '/mcp/') throw notPost();
-    throw new ProblemError('not_found', 'There is no such path; the MCP endpoint is /mcp');
+    throw noRoute(request);
   });
 }

@@ -22,7 +22,7 @@ import { admit } from './key-auth.js';
 import { Guide, GuideListItem, Key, Member, Team } from './schemas.js';
 import { registerTeams } from './teams.js';
 
-/** Every v1 endpoint can answer every error of spec §7. */
+/** Every v1 endpoint can answer every error of spec §7, a method it does not take and an expectation it cannot meet. */
 const V1_ERRORS: readonly ErrorCode[] = [
   'invalid_request',
   'invalid_key',
@@ -33,6 +33,7 @@ const V1_ERRORS: readonly ErrorCode[] = [
   'not_found',
   'rate_limited',
   'method_not_allowed',
+  'expectation_failed',
   'internal_error',
   'service_unavailable',
 ];
