@@ -110,7 +110,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // The admin token first, so that the logger knows it to scrub.
   const admin = resolveAdminToken(config.adminToken, config.dataDir);
   const log = options.logger ?? pino(loggerOptions(config, admin.token), options.logStream);
-  const store = openStore(config.databaseUrl, { onBackgroundError: (message) => log.error(message) });
+  const store = openStore(config.databaseUrl, { backgroundLog: { error: (message) => log.error(message), info: (message) => log.info(message) } });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close();

@@ -10,7 +10,7 @@ import { FairSqliteDialect, type WriteLockWait } from './fair-sqlite-dialect.js'
 import { preparingPool } from './prepared-statements.js';
 import { cachingStatements } from './statement-cache.js';
 import { StoreHealth } from './store-health.js';
-import { BACKSTOP_PAGES, startCheckpointer } from './wal-checkpointer.js';
+import { BACKSTOP_PAGES, type BackgroundLog, LOG_SIZE_LIMIT_BYTES, startCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -53,16 +53,18 @@ const CONNECT_TIMEOUT_MS = 5000;
 const WRITE_LOCK_WAIT_MS = 5000;
 
 export interface StoreOptions {
-  /** Hears what went wrong in the background (the embedded store's checkpoint thread); the default writes to stderr. */
-  onBackgroundError?: (message: string) => void;
+  /** Hears what goes wrong and right again in the background (the embedded store's checkpoint thread); the default writes to stderr. */
+  backgroundLog?: BackgroundLog;
 }
 
+const STDERR_LOG: BackgroundLog = { error: (message) => process.stderr.write(`${message}\n`), info: (message) => process.stderr.write(`${message}\n`) };
+
 export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
-  if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl.slice('file:'.length), options.onBackgroundError ?? ((message) => process.stderr.write(`${message}\n`)));
+  if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl.slice('file:'.length), options.backgroundLog ?? STDERR_LOG);
   return openPostgres(databaseUrl, POOL_SIZE);
 }
 
-function openSqlite(path: string, onBackgroundError: (message: string) => void): Store {
+function openSqlite(path: string, backgroundLog: BackgroundLog): Store {
   const inMemory = path === ':memory:';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -88,7 +90,10 @@ function openSqlite(path: string, onBackgroundError: (message: string) => void):
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   // The log is checkpointed on a thread of its own (wal-checkpointer.ts); this connection only as a backstop.
   if (!inMemory) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-  const checkpointer = inMemory ? null : startCheckpointer(path, (message) => onBackgroundError(`checkpointing the write-ahead log failed: ${message}`));
+  // A log that grew (checkpoints failing on a full disk, a long backup) is cut back to this when it
+  // starts over, so that the room it took is given back.
+  if (!inMemory) sqlite.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
+  const checkpointer = inMemory ? null : startCheckpointer(path, backgroundLog);
   const close = async () => {
     await checkpointer?.close();
     await db.destroy();

@@ -14,8 +14,17 @@ import { Worker } from 'node:worker_threads';
 /** Pages in the log past which the writer checkpoints by itself (the backstop). */
 export const BACKSTOP_PAGES = 20_000;
 
+/**
+ * The size the log file is cut back to when it starts over after a checkpoint (journal_size_limit):
+ * what 100 ms of the heaviest write load fills, so that a steady load does not cut and grow it at
+ * every turn.
+ */
+export const LOG_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /** How often the thread checkpoints. */
 const EVERY_MS = 100;
+/** How often at most while checkpoints fail. */
+const FAILING_EVERY_MS = 2000;
 
 // The thread's code, given as text so that it runs the same from the build and from the TypeScript
 // sources under the tests. It loads the same better-sqlite3 the service uses.
@@ -24,13 +33,28 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-const timer = setInterval(() => {
+// A checkpoint that fails (a full disk) fails again at once: tried less often while it does, and said
+// once, not at every try, then once more when it works again.
+let failing = null;
+let failures = 0;
+let timer;
+const next = (ms) => (timer = setTimeout(checkpoint, ms));
+function checkpoint() {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
+    if (failing !== null) parentPort.postMessage({ recovered: failures });
+    failing = null;
+    failures = 0;
+    next(workerData.everyMs);
   } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message || error) });
+    const message = String(error && error.message || error);
+    if (message !== failing) parentPort.postMessage({ error: message });
+    failing = message;
+    failures++;
+    next(Math.min(workerData.everyMs * 2 ** failures, workerData.failingEveryMs));
   }
-}, workerData.everyMs);
+}
+next(workerData.everyMs);
 parentPort.on('message', (message) => {
   if (message.truncate !== undefined) {
     // Waits (busy_timeout) for readers of older snapshots to finish, copies the whole log and empties it.
@@ -42,7 +66,7 @@ parentPort.on('message', (message) => {
     }
     return;
   }
-  clearInterval(timer);
+  clearTimeout(timer);
   db.close();
   parentPort.close();
 });
@@ -58,14 +82,22 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-/** Starts checkpointing the log of the database file at `path`; `onError` hears what failed (the backstop covers it). */
-export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
+/** Where the thread's troubles are told: once when checkpoints start failing, once when they work again. */
+export interface BackgroundLog {
+  error(message: string): void;
+  info(message: string): void;
+}
+
+/** Starts checkpointing the log of the database file at `path`; `log` hears what failed (the backstop covers it). */
+export function startCheckpointer(path: string, log: BackgroundLog): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(THREAD, { eval: true, workerData: { path, driver, everyMs: EVERY_MS } });
+  const worker = new Worker(THREAD, { eval: true, workerData: { path, driver, everyMs: EVERY_MS, failingEveryMs: FAILING_EVERY_MS } });
+  const onError = (message: string) => log.error(`checkpointing the write-ahead log failed: ${message} (tried again every ${FAILING_EVERY_MS / 1000} s at most; said again only if the cause changes)`);
   const truncations = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextTruncation = 0;
-  worker.on('message', (message: { error?: string; truncated?: number; busy?: boolean; reason?: string }) => {
+  worker.on('message', (message: { error?: string; recovered?: number; truncated?: number; busy?: boolean; reason?: string }) => {
     if (message.error) onError(message.error);
+    if (message.recovered !== undefined) log.info(`checkpointing the write-ahead log works again, after ${message.recovered} failed tries`);
     if (message.truncated === undefined) return;
     const waiting = truncations.get(message.truncated)!;
     truncations.delete(message.truncated);

@@ -4,12 +4,14 @@
 // (full, read-only, another process holding the write lock); PostgreSQL's by closing the database to
 // connections and ending its sessions, as a restart or failover does.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOG_SIZE_LIMIT_BYTES } from '../../src/db/wal-checkpointer.js';
 import { consolePost } from '../console/sessions.js';
 import { fillEmbeddedStore, holdWriteLock, pragma, takePostgresAway, writeLockForAWhile } from '../support/store-outage.js';
 import { ADMIN_TOKEN, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
@@ -182,6 +184,54 @@ describe.skipIf(usingPostgres)('the embedded store', () => {
     await eventually('ready again', async () => (await readiness(s)) === 200, READY_AGAIN_MS);
     expect((await s.adminRaw('POST', '/guides', bigGuide(teams[0].id))).statusCode).toBe(201);
   });
+
+  it.runIf(process.getuid?.() === 0)('a write-ahead log that filled the disk: checkpoints failing are said once, not at every try, and the log shrinks back once room returns', async () => {
+    const mount = mkdtempSync(join(tmpdir(), 'full-disk-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mount]);
+    cleanups.push(() => {
+      execFileSync('umount', ['-l', mount]);
+      rmSync(mount, { recursive: true, force: true });
+    });
+    const file = join(mount, 'service.db');
+    const logLines: string[] = [];
+    t = await startTestService({ DATABASE_URL: `file:${file}` }, { logLines });
+    const s = t;
+    const { teams } = await organizationWithTeams(s);
+    // Room the operator will make later, taken now.
+    const filler = join(mount, 'filler');
+    writeFileSync(filler, Buffer.alloc(36 * 1024 * 1024));
+    // A reader of an old snapshot (a long backup) keeps checkpoints from reaching the log's end, so the
+    // log grows with the burst until the disk is full; once it lets go, the checkpoint needs room in the
+    // database file that the log took.
+    const reader = new SQLite(file, { readonly: true });
+    reader.exec('BEGIN');
+    reader.prepare('select count(*) from guides').get();
+    let refused: LightMyRequestResponse | undefined;
+    try {
+      for (let i = 0; i < 5000 && !refused; i++) {
+        const answer = await s.adminRaw('POST', '/guides', bigGuide(teams[0].id));
+        if (answer.statusCode !== 201) refused = answer;
+      }
+    } finally {
+      reader.exec('COMMIT');
+      reader.close();
+    }
+    expectUnavailable(refused!);
+    const grownTo = statSync(`${file}-wal`).size;
+    expect(grownTo, 'the log grew past what it is cut back to').toBeGreaterThan(LOG_SIZE_LIMIT_BYTES);
+    const failures = () => logLines.filter((line) => line.includes('checkpointing the write-ahead log failed'));
+    await eventually('a checkpoint failed', () => failures().length > 0, 10_000);
+    // Several tries go by (every 2 s at most) without another line.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(failures(), 'said once').toHaveLength(1);
+
+    rmSync(filler);
+    await eventually('checkpoints work again, and say so', () => logLines.some((line) => line.includes('checkpointing the write-ahead log works again')), 15_000);
+    await eventually('ready again', async () => (await readiness(s)) === 200, READY_AGAIN_MS);
+    expect((await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'After the room came back' })).statusCode).toBe(201);
+    await eventually('the log cut back', () => statSync(`${file}-wal`).size <= LOG_SIZE_LIMIT_BYTES, 10_000);
+    expect(failures()).toHaveLength(1);
+  }, 120_000);
 });
 
 describe.runIf(usingPostgres)('PostgreSQL refusing connections', () => {
