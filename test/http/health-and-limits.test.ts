@@ -55,4 +55,28 @@ describe('client addresses behind a proxy', () => {
     expect((await from('203.0.113.7')).statusCode).toBe(429);
     expect((await from('198.51.100.9')).statusCode).toBe(401);
   });
+
+  it('with TRUST_PROXY naming the balancer (docs/deploy.md), a client that reaches a process around it cannot choose its address: a new X-Forwarded-For each time still counts against its own', async () => {
+    t = await startTestService({ TRUST_PROXY: '10.0.0.5', RATE_LIMIT_PER_MINUTE: '2' });
+    const direct = (n: number) =>
+      t!.service.app.inject({ method: 'GET', url: '/v1/auth/verify', remoteAddress: '192.0.2.44', headers: { 'x-forwarded-for': `203.0.113.${n}` } });
+    expect((await direct(1)).statusCode).toBe(401);
+    expect((await direct(2)).statusCode).toBe(401);
+    expect((await direct(3)).statusCode).toBe(429);
+    // Through the balancer, each client's address counts on its own.
+    const viaBalancer = (client: string) =>
+      t!.service.app.inject({ method: 'GET', url: '/v1/auth/verify', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': client } });
+    expect((await viaBalancer('203.0.113.1')).statusCode).toBe(401);
+    expect((await viaBalancer('198.51.100.9')).statusCode).toBe(401);
+  });
+
+  it('with a hop count instead, that client escapes the limit by rotating X-Forwarded-For: why docs/deploy.md names the addresses', async () => {
+    t = await startTestService({ TRUST_PROXY: '1', RATE_LIMIT_PER_MINUTE: '2' });
+    const statuses: number[] = [];
+    for (let n = 1; n <= 5; n++) {
+      const answer = await t.service.app.inject({ method: 'GET', url: '/v1/auth/verify', remoteAddress: '192.0.2.44', headers: { 'x-forwarded-for': `203.0.113.${n}` } });
+      statuses.push(answer.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+  });
 });
