@@ -92,6 +92,8 @@ describe('GuideService', () => {
         case 'rate_limited':
         case 'too_many_waits':
         case 'service_unavailable':
+        case 'bad_gateway':
+        case 'gateway_timeout':
         case 'network_error':
         case 'timeout':
           return 'retry later';
@@ -110,6 +112,7 @@ describe('GuideService', () => {
         case 'limit_reached':
         case 'payload_too_large':
         case 'unsupported_media_type':
+        case 'expectation_failed':
         case 'request_timeout':
         case 'headers_too_large':
           return 'fix the request';
