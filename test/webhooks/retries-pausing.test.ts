@@ -290,12 +290,15 @@ describe('410 pauses at once; paused endpoints miss events until resumed (spec Â
     expect(receiver.received.length).toBe(before);
   });
 
-  it('resume without redeliver_missed makes the endpoint active and leaves the missed deliveries missed', async () => {
+  it.each([
+    ['redeliver_missed: false', { redeliver_missed: false }],
+    ['no body at all', undefined],
+  ])('resume with %s makes the endpoint active and leaves the missed deliveries missed', async (_, body) => {
     const { team, endpoint, first } = await goneEndpoint(t);
     const missed = await guideCreatedEvent(t, team.id, endpoint.id);
     receiver.answer = { status: 200 };
     const before = receiver.received.length;
-    const resumed = await t.admin('POST', `/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: false });
+    const resumed = await t.admin('POST', `/webhook-endpoints/${endpoint.id}/resume`, body);
     expect(resumed).toMatchObject({ id: endpoint.id, status: 'active', paused_reason: null });
     await sleep(DELAYS_MS[0]! * 4);
     expect(receiver.received.length).toBe(before);

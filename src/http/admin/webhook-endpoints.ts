@@ -205,19 +205,23 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
   app.post(
     '/webhook-endpoints/:id/resume',
     {
-      config: { sessions: true },
+      config: { sessions: true, optionalBody: true },
       schema: {
         operationId: 'resumeWebhookEndpoint', summary: 'Resume a paused webhook endpoint',
-        description: 'Makes a paused endpoint active; with `redeliver_missed` every missed delivery is sent again, oldest first.',
+        description:
+          'Makes a paused endpoint active; with `redeliver_missed` true every missed delivery is sent again, oldest first. The body may be left out: the endpoint is resumed without sending what it missed (recover sends it later, if wanted).',
         tags: TAGS,
         params: IdParams,
-        body: Type.Object({ redeliver_missed: Type.Boolean() }, { additionalProperties: false }),
+        body: Type.Object(
+          { redeliver_missed: Type.Optional(Type.Boolean({ default: false, description: 'Send every missed delivery again, oldest first; false when left out' })) },
+          { additionalProperties: false },
+        ),
         response: respond(200, 'The endpoint', EndpointAnswer),
       },
     },
     async (request) => {
       await can.endpoint(request, request.params.id);
-      return { data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed), ctx.clock.now()) };
+      return { data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed ?? false), ctx.clock.now()) };
     },
   );
 
