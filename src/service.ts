@@ -63,12 +63,13 @@ export interface ServiceOptions {
 function loggerOptions(config: Config, adminToken: string): pino.LoggerOptions {
   // Keys and tokens travel in Authorization, and sometimes in the URL; never let a log line carry one.
   // Under the redactions, every line passes the secret scrubber: a key or token that reached a message or
-  // an error by any other way is replaced too, and so is the admin token, configured or generated.
+  // an error by any other way is replaced too, and so are the admin token, configured or generated, and
+  // the metrics token.
   return {
     level: config.logLevel,
     serializers: { req: loggedRequest },
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie'], censor: '[redacted]' },
-    hooks: { streamWrite: secretScrubber([adminToken]) },
+    hooks: { streamWrite: secretScrubber([adminToken, ...(config.metricsToken ? [config.metricsToken] : [])]) },
   };
 }
 

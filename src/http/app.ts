@@ -19,7 +19,7 @@ import { ProblemError } from './problem.js';
 import { answerFor, installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
 import { logAnswered } from './logged-request.js';
-import { requestIdOf } from './request-id.js';
+import { requestIds } from './request-id.js';
 import { type NextTurn, requestTurns } from './request-turns.js';
 import { ACCEPTS } from './schemas/common.js';
 import type { TypeBoxApp } from './typebox-app.js';
@@ -61,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     loggerInstance: options.loggerInstance,
     // Client addresses count refused keys; behind a proxy they come from X-Forwarded-For.
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : options.trustProxy,
-    genReqId: requestIdOf,
+    genReqId: requestIds([options.adminToken, ...(options.metrics ? [options.metrics.token] : [])]),
     requestIdHeader: false,
     // One line per request (written when it is answered, logAnswered), not Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),

@@ -132,3 +132,35 @@ describe('webhook signing keys are credentials', () => {
     expect(loggedUrls(lines)).toContain('/v1/guides?x=[redacted]');
   });
 });
+
+describe("the service's own tokens sent as X-Request-Id, whatever their shape", () => {
+  // Only characters a request id may hold: no credential shape gives them away, only what they are.
+  const adminToken = 'ops.Admin-Token:2026.0123456789';
+  const metricsToken = 'scrape_Metrics.Token-0123456789';
+  let t: TestService;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    t = await startTestService({ ADMIN_TOKEN: adminToken, METRICS_TOKEN: metricsToken }, { logLines: lines });
+  });
+  afterAll(() => t.close());
+
+  it('are replaced by a new id: neither echoed back, nor kept in the audit log, nor logged', async () => {
+    const organization = (await t.adminRaw('POST', '/organizations', { name: 'Request ids' }, adminToken)).json().data;
+    for (const token of [adminToken, metricsToken]) {
+      const answer = await t.service.app.inject({
+        method: 'PATCH',
+        url: `/admin/v1/organizations/${organization.id}`,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', 'x-request-id': token },
+        payload: JSON.stringify({ name: 'Renamed by request id' }),
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['x-request-id']).not.toBe(token);
+      expect(String(answer.headers['x-request-id'])).not.toContain(token);
+    }
+    const audit = await t.service.app.inject({ method: 'GET', url: '/admin/v1/audit-events?action=organization.updated', headers: { authorization: `Bearer ${adminToken}` } });
+    const requestIds = (audit.json().data as { request_id: string }[]).map((event) => event.request_id);
+    expect(requestIds).toHaveLength(2);
+    for (const id of requestIds) expect([adminToken, metricsToken]).not.toContain(id);
+    expect(linesWithPieces(lines, [adminToken, metricsToken])).toEqual([]);
+  });
+});
