@@ -1,31 +1,50 @@
-// A webhook receiver: verifies X-Service-Signature over the raw body in constant time, answers 2xx
-// quickly, and dedupes on the event id. Run: SIGNING_KEY=whsec_… PORT=4000 node examples/receiver.mjs
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// A webhook receiver that is safe against replays. It verifies the Standard Webhooks headers (webhook-id,
+// webhook-timestamp, webhook-signature) with the standardwebhooks package, which refuses a delivery stamped
+// more than five minutes from now, answers 2xx quickly, and handles each event once (dedupe on webhook-id).
+// Run: STANDARD_WEBHOOKS_SECRET=whsec_… PORT=4000 node examples/receiver.mjs  (elsewhere: npm install standardwebhooks)
+// During a key rotation's overlap give both secrets, new first: STANDARD_WEBHOOKS_SECRET="whsec_<new> whsec_<old>".
 import { createServer } from 'node:http';
+import { Webhook } from 'standardwebhooks';
 
-const signingKey = process.env.SIGNING_KEY;
-if (!signingKey) throw new Error('Set SIGNING_KEY to the endpoint signing key shown in the application');
-const seen = new Set(); // use a table with a unique key in production
+// The endpoint's standard_webhooks_secret: the key for webhook-signature.
+const secrets = (process.env.STANDARD_WEBHOOKS_SECRET ?? '').split(' ').filter(Boolean);
+if (secrets.length === 0) throw new Error("Set STANDARD_WEBHOOKS_SECRET to the endpoint's standard_webhooks_secret (whsec_…)");
+// signing_key starts with whsec_ too, but what follows is not base64: it keys X-Service-Signature, not webhook-signature.
+const isBase64 = (text) => Buffer.from(text, 'base64').toString('base64') === text;
+if (!secrets.every((secret) => isBase64(secret.replace(/^whsec_/, '')))) {
+  throw new Error('STANDARD_WEBHOOKS_SECRET: this looks like the X-Service-Signature key (signing_key); Standard Webhooks needs standard_webhooks_secret (whsec_…)');
+}
+const webhooks = secrets.map((secret) => new Webhook(secret));
+const handled = new Set(); // in production: a table with a unique key, kept longer than the ~23 hours retries span
 
-function signatureMatches(rawBody, header) {
-  const expected = Buffer.from('sha256=' + createHmac('sha256', signingKey).update(rawBody).digest('hex'));
-  const given = Buffer.from(String(header ?? ''));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** The event, if one of the secrets signed it within five minutes of now; throws why not otherwise. */
+function verify(rawBody, headers) {
+  let refusal;
+  for (const webhook of webhooks) {
+    try {
+      return webhook.verify(rawBody, headers);
+    } catch (error) {
+      refusal = error;
+    }
+  }
+  throw refusal;
 }
 
 createServer((request, response) => {
   const chunks = [];
   request.on('data', (chunk) => chunks.push(chunk));
   request.on('end', () => {
-    const rawBody = Buffer.concat(chunks); // the exact bytes: verify before parsing
-    if (!signatureMatches(rawBody, request.headers['x-service-signature'])) {
-      response.writeHead(401).end();
+    let event;
+    try {
+      event = verify(Buffer.concat(chunks), request.headers); // the exact bytes: verify before parsing
+    } catch (error) {
+      response.writeHead(401).end(error.message); // a replay, a changed body, or a key this receiver lacks
       return;
     }
-    const event = JSON.parse(rawBody.toString('utf8'));
     response.writeHead(204).end(); // answer first; do slow work afterwards
-    if (seen.has(event.id)) return; // a retry or a redelivery of an event already handled
-    seen.add(event.id);
+    const id = request.headers['webhook-id']; // the event id: the same on every retry and resend
+    if (handled.has(id)) return;
+    handled.add(id);
     console.log(event.type, event.id, JSON.stringify(event.data));
   });
 }).listen(Number(process.env.PORT ?? 4000), () => console.log('receiver listening'));

@@ -2,12 +2,12 @@
 import express from 'express';
 import { verifyWebhook, WebhookVerificationError } from '@guide-service/sdk';
 
-const signingKey = process.env.GUIDE_SIGNING_KEY!;
+const secret = process.env.GUIDE_STANDARD_WEBHOOKS_SECRET!;
 const app = express();
 
 app.post('/webhooks/guides', express.raw({ type: 'application/json' }), (request, response) => {
   try {
-    const event = verifyWebhook(request.body as Buffer, request.headers, signingKey);
+    const event = verifyWebhook(request.body as Buffer, request.headers, secret);
     if (event.type === 'member.joined') console.log('joined:', event.data.member.email);
     response.sendStatus(204);
   } catch (error) {

@@ -2,13 +2,13 @@
 import Fastify from 'fastify';
 import { verifyWebhook, WebhookVerificationError } from '@guide-service/sdk';
 
-const signingKey = process.env.GUIDE_SIGNING_KEY!;
+const secret = process.env.GUIDE_STANDARD_WEBHOOKS_SECRET!;
 export const app = Fastify();
 
 app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 app.post('/webhooks/guides', async (request, reply) => {
   try {
-    const event = verifyWebhook(request.body as Buffer, request.headers, signingKey);
+    const event = verifyWebhook(request.body as Buffer, request.headers, secret);
     if (event.type === 'guide.deleted') console.log('deleted:', event.data.guide.id);
     return reply.code(204).send();
   } catch (error) {

@@ -2,13 +2,13 @@
 import { createServer } from 'node:http';
 import { verifyWebhook, WebhookVerificationError } from '@guide-service/sdk';
 
-const signingKey = process.env.GUIDE_SIGNING_KEY!; // the endpoint's signing key, as revealed
+const secret = process.env.GUIDE_STANDARD_WEBHOOKS_SECRET!; // the endpoint's standard_webhooks_secret: the key for webhook-signature
 
 export const server = createServer(async (request, response) => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   try {
-    const event = verifyWebhook(Buffer.concat(chunks), request.headers, signingKey);
+    const event = verifyWebhook(Buffer.concat(chunks), request.headers, secret);
     if (event.type === 'guide.created') console.log('new guide:', event.data.guide.title);
     response.writeHead(204).end();
   } catch (error) {

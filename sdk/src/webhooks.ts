@@ -4,6 +4,9 @@
 // near the receiver's clock, so a captured delivery cannot be replayed later. `X-Service-Signature`
 // (`sha256=` and the hex HMAC-SHA256 of the body alone) carries no time: it is checked only when the
 // caller names it. The body must be the bytes as received; every comparison takes constant time.
+// Each header takes the form of the key the admin API reveals for it: `standard_webhooks_secret` for
+// webhook-signature (as every Standard Webhooks library does), `signing_key` for X-Service-Signature. Both
+// start with `whsec_`; given the other one, the refusal says so rather than that no signature matched.
 // Hand-written on node:crypto rather than the `standardwebhooks` package: its tolerance is fixed and its
 // errors do not say why a delivery was refused, and the SDK has no runtime dependencies.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -33,6 +36,13 @@ export type WebhookVerificationReason =
    * hex digits, or not the body's under any of the keys). A tampered body, id or timestamp, or a wrong key.
    */
   | 'bad_signature'
+  /**
+   * A key is not in the form this header takes: `signing_key` (the X-Service-Signature key) given to verify
+   * `webhook-signature`, which takes `standard_webhooks_secret`, or the reverse, or neither form. Found
+   * before the delivery is looked at, so every delivery is refused until the receiver has the right form;
+   * the message says which key and which form it needs.
+   */
+  | 'wrong_key_form'
   /** The signed body is not a JSON event. */
   | 'invalid_body';
 
@@ -77,21 +87,22 @@ const TIMESTAMP = /^\d{1,15}$/;
 
 /**
  * The event of a delivery whose signature is right, typed by its `type`; throws WebhookVerificationError
- * saying why otherwise. `rawBody` is the request body exactly as received. `signingKeys` is the endpoint's
- * `signing_key` as the admin API reveals it, or several (during a rotation, the new one and the old one):
- * a signature under any of them is accepted. A Standard Webhooks secret (`whsec_` and padded base64, like
- * the endpoint's `standard_webhooks_secret`) is taken as the bytes it encodes.
+ * saying why otherwise. `rawBody` is the request body exactly as received. `keys` is the endpoint's key in
+ * the form the admin API reveals for the header checked: by default `standard_webhooks_secret` (the key
+ * for `webhook-signature`), with `scheme: 'x-service-signature'` its `signing_key` (the key for
+ * `X-Service-Signature`). Or several (during a rotation, the new one and the old one): a signature under
+ * any of them is accepted. A key in the other form is refused as `wrong_key_form`.
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
   headers: WebhookHeaders,
-  signingKeys: string | readonly string[],
+  keys: string | readonly string[],
   options: WebhookVerificationOptions = {},
 ): WebhookEvent {
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
-  const keys = hmacKeys(signingKeys);
-  if (options.scheme === 'x-service-signature') verifyServiceSignature(body, headers, keys);
-  else if (options.scheme === undefined || options.scheme === 'standard-webhooks') verifyStandardSignature(body, headers, keys, options);
+  const given = keysGiven(keys);
+  if (options.scheme === 'x-service-signature') verifyServiceSignature(body, headers, given.map(signingKeyBytes));
+  else if (options.scheme === undefined || options.scheme === 'standard-webhooks') verifyStandardSignature(body, headers, given.map(standardSecretBytes), options);
   else throw new TypeError(`verifyWebhook: no scheme ${JSON.stringify((options as { scheme: unknown }).scheme)}`);
   return eventOf(body);
 }
@@ -117,7 +128,7 @@ function verifyStandardSignature(body: Uint8Array, headers: WebhookHeaders, keys
   const given = header.split(' ').flatMap((entry) => STANDARD_SIGNATURE.exec(entry)?.[1] ?? []);
   const signed = (key: Buffer) => createHmac('sha256', key).update(id).update('.').update(timestamp).update('.').update(body).digest();
   if (!anyMatches(given.map((signature) => Buffer.from(signature, 'base64')), keys.map(signed))) {
-    refuse('bad_signature', 'No v1 signature of webhook-signature matches the id, timestamp and body under these signing keys');
+    refuse('bad_signature', 'No v1 signature of webhook-signature matches the id, timestamp and body under these keys');
   }
 }
 
@@ -136,23 +147,42 @@ function anyMatches(given: Buffer[], expected: Buffer[]): boolean {
   return given.some((signature) => expected.some((digest) => signature.length === digest.length && timingSafeEqual(signature, digest)));
 }
 
-/** The HMAC keys to try: each key's UTF-8 bytes (as the service keys with its `signing_key`), and for a Standard Webhooks secret also the bytes it encodes. */
-function hmacKeys(signingKeys: string | readonly string[]): Buffer[] {
-  const keys = [signingKeys].flat();
-  if (keys.length === 0 || keys.some((key) => typeof key !== 'string' || key === '')) {
-    throw new TypeError('verifyWebhook needs a signing key, or several, each a non-empty string');
+interface GivenKey {
+  key: string;
+  /** How a message names it, never by its value: `key 2 of 2: ` among several, nothing for one. */
+  which: string;
+}
+
+function keysGiven(keys: string | readonly string[]): GivenKey[] {
+  const list = [keys].flat();
+  if (list.length === 0 || list.some((key) => typeof key !== 'string' || key === '')) {
+    throw new TypeError('verifyWebhook needs a key, or several, each a non-empty string');
   }
-  return keys.flatMap((key) => [Buffer.from(key, 'utf8'), ...standardSecretBytes(key)]);
+  return list.map((key, index) => ({ key, which: list.length > 1 ? `key ${index + 1} of ${list.length}: ` : '' }));
 }
 
 /**
- * The bytes a Standard Webhooks secret (`whsec_` and padded base64) encodes; none for another key. A
- * `signing_key` (`whsec_` and unpadded base64url) never reads as one; were one to, its UTF-8 bytes are tried too.
+ * The bytes a Standard Webhooks secret encodes: `whsec_` and padded base64, as `standard_webhooks_secret`
+ * is. A `signing_key` also starts with `whsec_`, but 43 characters of unpadded base64url follow, which never
+ * read back as padded base64.
  */
-function standardSecretBytes(key: string): Buffer[] {
+function standardSecretBytes({ key, which }: GivenKey): Buffer {
+  if (isStandardSecret(key)) return Buffer.from(key.slice('whsec_'.length), 'base64');
+  const what = key.startsWith('whsec_') ? 'this looks like the X-Service-Signature key (signing_key)' : 'this is not a Standard Webhooks secret (whsec_ and base64)';
+  refuse('wrong_key_form', `${which}${what}; Standard Webhooks needs standard_webhooks_secret (whsec_…), revealed beside it`);
+}
+
+/** The bytes of a `signing_key`, which keys X-Service-Signature as UTF-8; a Standard Webhooks secret is refused. */
+function signingKeyBytes(given: GivenKey): Buffer {
+  if (isStandardSecret(given.key)) {
+    refuse('wrong_key_form', `${given.which}this looks like the Standard Webhooks secret (standard_webhooks_secret); X-Service-Signature needs signing_key (whsec_…), revealed beside it`);
+  }
+  return Buffer.from(given.key, 'utf8');
+}
+
+function isStandardSecret(key: string): boolean {
   const encoded = key.startsWith('whsec_') ? key.slice('whsec_'.length) : '';
-  const decoded = Buffer.from(encoded, 'base64');
-  return decoded.length > 0 && decoded.toString('base64') === encoded ? [decoded] : [];
+  return encoded !== '' && Buffer.from(encoded, 'base64').toString('base64') === encoded;
 }
 
 function eventOf(body: Uint8Array): WebhookEvent {

@@ -27,10 +27,10 @@ function shownInReadme(example: string): void {
   expect(readme, `README.md shows examples/${example}.ts unchanged`).toContain('```ts\n' + source + '```');
 }
 
-/** Starts an example as the README says to (its signing key and port in the environment); answers how to stop it. */
+/** Starts an example as the README says to (its standard_webhooks_secret and port in the environment); answers how to stop it. */
 async function run(example: (typeof RECEIVERS)[number]): Promise<{ url: string; stop: () => Promise<unknown> }> {
   const port = await freePort();
-  process.env.GUIDE_SIGNING_KEY = delivery.signingKey;
+  process.env.GUIDE_STANDARD_WEBHOOKS_SECRET = delivery.standardWebhooksSecret;
   process.env.PORT = String(port);
   const module = await import(`../examples/${example}.ts`);
   const url = `http://127.0.0.1:${port}/webhooks/guides`;

@@ -20,12 +20,14 @@ export async function startLiveService(env: Record<string, string> = {}): Promis
 export interface Delivery {
   body: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The endpoint's signing key. */
+  /** The endpoint's signing_key: the key for X-Service-Signature. */
   signingKey: string;
-  /** The same key as the admin API also reveals it, for Standard Webhooks libraries. */
+  /** The same key as the admin API also reveals it, standard_webhooks_secret: the key for webhook-signature. */
   standardWebhooksSecret: string;
   /** During a rotation's overlap, the key the rotation replaced, which signs beside `signingKey`. */
   oldSigningKey: string | null;
+  /** And its standard_webhooks_secret. */
+  oldStandardWebhooksSecret: string | null;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function realDelivery(live: LiveService, title: string, keepOldForH
       signingKey: key.signing_key,
       standardWebhooksSecret: key.standard_webhooks_secret,
       oldSigningKey: key.old_key?.signing_key ?? null,
+      oldStandardWebhooksSecret: key.old_key?.standard_webhooks_secret ?? null,
     };
   } finally {
     await receiver.close();

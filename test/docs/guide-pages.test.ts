@@ -43,7 +43,7 @@ describe('/docs', () => {
 });
 
 describe('/docs/webhooks', () => {
-  it('explains both signature headers, the two forms of the key, the tolerance and rotation with an overlap', async () => {
+  it('explains both signature headers, the two forms of the key each labelled by the header it verifies, the tolerance and rotation with an overlap', async () => {
     const html = await page('/docs/webhooks');
     for (const id of ['headers', 'keys', 'replays', 'rotation', 'node', 'python', 'events']) expect(html, id).toContain(`id="${id}"`);
     const read = text(html);
@@ -51,7 +51,8 @@ describe('/docs/webhooks', () => {
       'X-Service-Signature',
       'sha256= and the lowercase hex HMAC-SHA256 of the raw body',
       '{webhook-id}.{webhook-timestamp}.{raw body}',
-      'standard_webhooks_secret (whsec_ and the base64 of those same bytes)',
+      "standard_webhooks_secret (whsec_ and the base64 of the key's bytes): the key for webhook-signature",
+      'signing_key (whsec_…, not base64): the key for X-Service-Signature',
       '5 minutes',
       `${PUBLIC_URL}/admin/v1/webhook-endpoints/<id>/signing-key/rotate`,
       'keep_old_for_hours (0 to 72',

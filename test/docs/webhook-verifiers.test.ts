@@ -1,7 +1,8 @@
 // The verifiers /docs/webhooks shows (docs/examples/, issue 34), run on real deliveries of a running service:
 // each accepts a delivery signed with the endpoint's standard_webhooks_secret and one made during a
 // rotation's overlap given both keys, and refuses a changed body, a key that did not sign, and a delivery
-// signed correctly but sent more than five minutes from now (a replay). The Python one runs in python3,
+// signed correctly but sent more than five minutes from now (a replay); given signing_key (the
+// X-Service-Signature key) instead, it says so in words. The Python one runs in python3,
 // which CI installs (.ci/run): without it this test fails rather than skips. The page shows both files as
 // they are, so that what runs here is what readers copy.
 import { spawn } from 'node:child_process';
@@ -30,6 +31,15 @@ interface Case {
   secrets: string[];
   /** The event id the verifier answers, or null when it must refuse. */
   accepts: string | null;
+  /** What its refusal must say. */
+  says?: string;
+}
+
+/** What a verifier answered for a case: the event's id, or null and why it refused. */
+interface Answer {
+  name: string;
+  accepts: string | null;
+  refusal?: string;
 }
 
 /** The headers as a receiver got them, strings only. */
@@ -79,6 +89,20 @@ beforeAll(async () => {
     { name: 'a delivery sent six minutes ago', delivery: sentAt(one, oldSecret, now - 6 * 60), secrets: [oldSecret], accepts: null },
     { name: 'a delivery sent six minutes ahead', delivery: sentAt(one, oldSecret, now + 6 * 60), secrets: [oldSecret], accepts: null },
     {
+      name: 'a delivery, given signing_key instead of standard_webhooks_secret',
+      delivery: one,
+      secrets: [before.signing_key],
+      accepts: null,
+      says: 'this looks like the X-Service-Signature key (signing_key); Standard Webhooks needs standard_webhooks_secret (whsec_…)',
+    },
+    {
+      name: 'a delivery in the overlap, given the new secret and the old signing_key',
+      delivery: both,
+      secrets: [newSecret, before.signing_key],
+      accepts: null,
+      says: 'this looks like the X-Service-Signature key (signing_key)',
+    },
+    {
       name: 'a delivery with X-Service-Signature alone',
       delivery: { body: one.body, headers: { 'content-type': 'application/json', 'x-service-signature': one.headers['x-service-signature']! } },
       secrets: [oldSecret],
@@ -89,8 +113,11 @@ beforeAll(async () => {
 
 afterAll(() => receiver?.close());
 
-/** What each verifier answers for each case: the event's id, or null for a refusal. */
-const expected = () => cases.map((c) => ({ name: c.name, accepts: c.accepts }));
+/** Checks what a verifier answered for each case: the event's id, or null for a refusal that says what the case asks. */
+function expectAnswers(answers: Answer[]): void {
+  expect(answers.map(({ name, accepts }) => ({ name, accepts }))).toEqual(cases.map((c) => ({ name: c.name, accepts: c.accepts })));
+  for (const [index, c] of cases.entries()) if (c.says) expect(answers[index]!.refusal, c.name).toContain(c.says);
+}
 
 describe('the webhook verifiers of /docs/webhooks', () => {
   it('the page shows each verifier file as it is', async () => {
@@ -101,25 +128,24 @@ describe('the webhook verifiers of /docs/webhooks', () => {
     for (const file of Object.values(VERIFIERS)) expect(blocks, file).toContain(readFileSync(join(EXAMPLES, file), 'utf8'));
   });
 
-  it(`Node.js (${VERIFIERS.node}): accepts real deliveries, during an overlap with both keys; refuses a changed body, a wrong key and a replay`, async () => {
+  it(`Node.js (${VERIFIERS.node}): accepts real deliveries, during an overlap with both keys; refuses a changed body, a wrong key and a replay; says when given signing_key, the X-Service-Signature key`, async () => {
     const { verifyWebhook } = await import(pathToFileURL(join(EXAMPLES, VERIFIERS.node)).href);
-    const answers = cases.map((c) => {
+    const answers = cases.map((c): Answer => {
       try {
         return { name: c.name, accepts: verifyWebhook(Buffer.from(c.delivery.body), c.delivery.headers, c.secrets).id as string };
-      } catch {
-        return { name: c.name, accepts: null };
+      } catch (error) {
+        return { name: c.name, accepts: null, refusal: (error as Error).message };
       }
     });
-    expect(answers).toEqual(expected());
+    expectAnswers(answers);
   });
 
   it(`Python (${VERIFIERS.python}): the same, in python3 with the standard library`, async () => {
-    const answers = await runPython(cases);
-    expect(answers).toEqual(expected());
+    expectAnswers(await runPython(cases));
   });
 });
 
-/** Feeds the cases to verify_webhook in python3; answers the event id it returned for each, or null where it raised ValueError. */
+/** Feeds the cases to verify_webhook in python3; answers the event id it returned for each, or null and the message where it raised ValueError. */
 const PYTHON_DRIVER = `
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -128,12 +154,12 @@ answers = []
 for case in json.load(sys.stdin):
     try:
         answers.append({"name": case["name"], "accepts": verify_webhook(case["delivery"]["body"].encode(), case["delivery"]["headers"], case["secrets"])["id"]})
-    except ValueError:
-        answers.append({"name": case["name"], "accepts": None})
+    except ValueError as error:
+        answers.append({"name": case["name"], "accepts": None, "refusal": str(error)})
 print(json.dumps(answers))
 `;
 
-function runPython(input: Case[]): Promise<unknown> {
+function runPython(input: Case[]): Promise<Answer[]> {
   return new Promise((resolve, reject) => {
     // -B: no __pycache__ left in docs/examples/.
     const child = spawn('python3', ['-B', '-c', PYTHON_DRIVER, EXAMPLES], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -27,7 +27,8 @@ UTF-8 bytes of the endpoint's <code>signing_key</code>. It signs no time, so it 
 <tr><td><code>webhook-id</code></td><td>The event id (<code>id</code> in the body): the same on every attempt, retry and resend. Dedupe on it.</td></tr>
 <tr><td><code>webhook-timestamp</code></td><td>When this attempt was sent, in whole seconds since the Unix epoch.</td></tr>
 <tr><td><code>webhook-signature</code></td><td><code>v1,</code> and the base64 HMAC-SHA256 of <code>{webhook-id}.{webhook-timestamp}.{raw body}</code>,
-keyed with the same key bytes; during a rotation's overlap two of them, separated by a space (<code>v1,&lt;new&gt; v1,&lt;old&gt;</code>).</td></tr>
+keyed with the same key bytes, which the endpoint's <code>standard_webhooks_secret</code> encodes; during a rotation's overlap two of
+them, separated by a space (<code>v1,&lt;new&gt; v1,&lt;old&gt;</code>).</td></tr>
 </tbody></table>
 <p>The other headers: <code>Content-Type: application/json</code>, <code>User-Agent: Service-Webhooks/1</code>,
 <code>X-Service-Event</code> (the event's <code>type</code>) and <code>X-Service-Delivery</code> (new for every attempt).</p>
@@ -36,11 +37,13 @@ keyed with the same key bytes; during a rotation's overlap two of them, separate
 <p>Each endpoint has one signing key, revealed to the admins of its team or organization (the console's Webhooks page, Actions,
 Reveal signing key; or the management API) in two forms:</p>
 <ul>
-<li><code>signing_key</code> (<code>whsec_…</code>): its UTF-8 bytes key <code>X-Service-Signature</code>.</li>
-<li><code>standard_webhooks_secret</code> (<code>whsec_</code> and the base64 of those same bytes): the form Standard Webhooks
-libraries and the verifiers below take; they base64-decode what follows <code>whsec_</code>. Both forms start with
-<code>whsec_</code>, and only this one works there.</li>
+<li><code>standard_webhooks_secret</code> (<code>whsec_</code> and the base64 of the key's bytes): the key for
+<code>webhook-signature</code>, the form Standard Webhooks libraries and the verifiers below take; they base64-decode what follows
+<code>whsec_</code>.</li>
+<li><code>signing_key</code> (<code>whsec_…</code>, not base64): the key for <code>X-Service-Signature</code>, whose HMAC its UTF-8 bytes key.</li>
 </ul>
+<p>Both start with <code>whsec_</code>. Given <code>signing_key</code>, a Standard Webhooks library finds no matching signature; the
+verifiers below and the SDK say instead that it looks like the <code>X-Service-Signature</code> key.</p>
 ${code(`curl -H "Authorization: Bearer $ADMIN" ${admin}/webhook-endpoints/<id>/signing-key
 # {"data":{"signing_key":"whsec_…","standard_webhooks_secret":"whsec_…","old_key":null}}`)}
 
@@ -68,8 +71,9 @@ ${code(exampleFile(VERIFIERS.node))}
 ${code(`// in a node:http handler, once the whole body is read into rawBody (a Buffer):
 const event = verifyWebhook(rawBody, request.headers, [process.env.STANDARD_WEBHOOKS_SECRET]);
 // during a rotation's overlap: [newSecret, oldSecret]`)}
-<p>The TypeScript SDK (<code>@guide-service/sdk</code>) has the same check as <code>verifyWebhook(rawBody, headers, keys)</code>, with
-typed events and a typed reason for each refusal.</p>
+<p>The TypeScript SDK (<code>@guide-service/sdk</code>) has the same check as <code>verifyWebhook(rawBody, headers, secrets)</code>, with
+typed events and a typed reason for each refusal. <code>examples/receiver.mjs</code> in the service's repository is a whole receiver
+on the <code>standardwebhooks</code> package: it also handles each <code>webhook-id</code> once.</p>
 
 <h2 id="python">Python</h2>
 <p><code>docs/examples/${VERIFIERS.python}</code>, on the standard library alone (Python 3.9 or later):</p>
