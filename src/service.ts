@@ -154,7 +154,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     closers.push(() => metrics?.close());
     const rateLimits = await openRateLimit(store, { redisUrl: config.redisUrl, points: config.rateLimitPerMinute, serveApi: config.role !== 'worker' }, log);
     closers.push(() => rateLimits.close());
-    const endpointPolicy = { allowPrivateNetworks: config.webhookAllowPrivateNetworks, maxPerHome: config.webhookMaxEndpointsPerHome, resolver: options.resolver };
+    const endpointPolicy = {
+      allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+      maxPerHome: config.webhookMaxEndpointsPerHome,
+      attemptsRetentionMs: config.webhookAttemptsRetentionDays * 86_400_000,
+      resolver: options.resolver,
+    };
     app = await buildApp({
       ctx,
       store,

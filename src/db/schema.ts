@@ -133,7 +133,7 @@ export interface EventFeedHorizonsTable {
 export type EndpointStatus = 'active' | 'paused';
 export type PausedReason = 'gone' | 'failing' | 'manual';
 /** As stored; an attempt is shown as `sending` while it is scheduled, due, and its endpoint's queue is held. */
-export type AttemptStatus = 'scheduled' | 'delivered' | 'failed' | 'missed';
+export type AttemptStatus = 'scheduled' | 'delivered' | 'failed' | 'missed' | 'cancelled';
 
 export interface WebhookEndpointsTable {
   id: string;
@@ -252,6 +252,8 @@ export interface AuditEventsTable {
   request_id: string | null;
   /** The names of the fields a change set, space-separated; null for what is not a change of fields. */
   changed: string | null;
+  /** How many things the action covered (a recovery: the events it sent again); null for the others. */
+  count: number | null;
 }
 
 /** One row per readiness probe's name, rewritten by each probe (src/db/store-health.ts). */

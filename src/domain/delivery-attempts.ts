@@ -11,10 +11,14 @@
 //   scheduled -> missed                missPending        the endpoint is paused
 //   missed    -> scheduled             redeliverMissed    the endpoint resumes with redelivery (renumbered
 //                                                        in event order)
+//   scheduled -> cancelled             cancelSettled      an attempt of the same event to the same endpoint
+//   missed    -> cancelled                                was delivered: a delivered event is settled
+//                                                        (shared decisions §11), so what waited for it is
+//                                                        never sent, nor redelivered
 //
 // Being sent is not a status of its own: the worker holding the endpoint's queue (delivery-queues.ts)
-// sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed and missed
-// attempts that are not redelivered stay as they are until pruned.
+// sends its due attempts, and the Deliveries list shows those as `sending`. Delivered, failed, cancelled
+// and missed attempts that are not redelivered stay as they are until pruned.
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { AttemptStatus } from '../db/schema.js';
@@ -26,6 +30,19 @@ import { newId } from './ids.js';
 
 /** The condition of the partial indexes on waiting attempts, written out so that queries can use them. */
 export const WAITING = sql<boolean>`status = 'scheduled'`;
+
+/**
+ * Whether attempt `later` was made after attempt `earlier` of the same event to the same endpoint (both
+ * aliases of webhook_attempts). Attempts of an event are numbered as they are made (a retry after the
+ * attempt it follows, a resend or a recovery above every number in use), but a retry written after a
+ * resend can take the resend's number: between equals, the later row (its sequence) is the later attempt.
+ */
+export function madeAfter(later: string, earlier: string): RawBuilder<boolean> {
+  const column = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
+  return sql<boolean>`(${column(later, 'event_id')} = ${column(earlier, 'event_id')} AND ${column(later, 'endpoint_id')} = ${column(earlier, 'endpoint_id')}
+    AND (${column(later, 'attempt_number')} > ${column(earlier, 'attempt_number')}
+      OR (${column(later, 'attempt_number')} = ${column(earlier, 'attempt_number')} AND ${column(later, 'seq')} > ${column(earlier, 'seq')})))`;
+}
 
 export interface NewAttempt {
   eventId: string;
@@ -180,6 +197,40 @@ export async function recordSent(trx: Executor, dialect: DialectName, records: r
       AND EXISTS (SELECT 1 FROM webhook_queues q WHERE q.endpoint_id = v_endpoint_id AND q.claim_token = v_token)
     RETURNING seq`.execute(trx);
   return new Set(result.rows.map((row) => Number(row.seq)));
+}
+
+/** An event delivered to an endpoint, and when the 2xx came. */
+export interface Settled {
+  eventId: string;
+  endpointId: string;
+  at: Date;
+}
+
+/** One settled event, on the embedded store: the same rule as cancelSettled's statement. */
+const CANCEL_ONE_SETTLED = `UPDATE webhook_attempts SET status = 'cancelled'
+  WHERE event_id = ? AND endpoint_id = ? AND status IN ('scheduled', 'missed') AND created_at <= ?`;
+
+/**
+ * Events were delivered to endpoints (in this transaction): their attempts still to come there, scheduled
+ * or missed, are cancelled (shared decisions §11), those made by the time the 2xx came: one made after it
+ * (someone sent the delivered event again, before its outcome was written) is a new request, and goes.
+ * The caller holds those endpoints' queues (an outcome is written only under its claim), and their
+ * release works out when each is next ready from what is left waiting, so a queue is never held or made
+ * ready for a cancelled attempt. Both stores find an event's attempts by the (event_id, endpoint_id)
+ * index; on SQLite one prepared statement per event, as recordSent.
+ */
+export async function cancelSettled(trx: Executor, dialect: DialectName, settled: readonly Settled[]): Promise<void> {
+  if (settled.length === 0) return;
+  if (dialect === 'sqlite') {
+    for (const { eventId, endpointId, at } of settled) await trx.executeQuery(CompiledQuery.raw(CANCEL_ONE_SETTLED, [eventId, endpointId, timestamp(at)]));
+    return;
+  }
+  const v = valuesTable(
+    { v_event: 'TEXT', v_endpoint: 'TEXT', v_at: 'TEXT' },
+    settled.map(({ eventId, endpointId, at }) => ({ v_event: eventId, v_endpoint: endpointId, v_at: timestamp(at) })),
+  );
+  await sql`WITH ${v} UPDATE webhook_attempts SET status = 'cancelled'
+    FROM v WHERE event_id = v_event AND endpoint_id = v_endpoint AND status IN ('scheduled', 'missed') AND created_at <= v_at`.execute(trx);
 }
 
 /** The endpoint is paused: what was waiting is missed. */

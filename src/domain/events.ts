@@ -1,6 +1,7 @@
 // The one place where the management writes record the events they cause (spec §6, decisions §6). An
 // event and its first delivery attempt to every endpoint that picked it are written in the transaction
 // of the change that caused it, so they commit or roll back with it; the worker sends from there.
+import { type RawBuilder, sql } from 'kysely';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged } from './context.js';
 import { newId } from './ids.js';
@@ -48,6 +49,15 @@ export interface EventInput {
   endpointId?: string;
   /** A test sent to one endpoint (with `endpointId`): never in the events feed. */
   test?: boolean;
+}
+
+/**
+ * Whether the event row under `alias` is a test (shared decisions §11), as 1 or 0: a ping, or a test
+ * event of another type (its `test` column). Pings are told by their type, which every ping ever written
+ * has; their deliveries carry `X-Service-Test: true` and the Deliveries list marks their attempts.
+ */
+export function testEventFlag(alias: string): RawBuilder<number> {
+  return sql<number>`CASE WHEN ${sql.ref(`${alias}.test`)} = 1 OR ${sql.ref(`${alias}.type`)} = 'ping' THEN 1 ELSE 0 END`;
 }
 
 export interface RecordedEvent {

@@ -14,6 +14,7 @@ import { timestamp } from '../domain/clock.js';
 import type { DomainContext } from '../domain/context.js';
 import { WAITING } from '../domain/delivery-attempts.js';
 import { claimReadyQueues, type Lane, type QueueClaim } from '../domain/delivery-queues.js';
+import { testEventFlag } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import type { StoredSigningKeys } from './signing.js';
 
@@ -27,6 +28,8 @@ export interface ClaimedAttempt {
   /** The event's type and its body, the same bytes for every attempt. */
   type: string;
   payload: string;
+  /** A test event (a ping, or a test of another type): its deliveries say so (X-Service-Test). */
+  test: boolean;
 }
 
 export interface ClaimedEndpoint extends StoredSigningKeys {
@@ -71,7 +74,9 @@ function queueFront(postgres: boolean, endpointId: string, nowText: string, coun
     ORDER BY endpoint_id, seq LIMIT ${count}) front`;
 }
 
-interface BatchRow extends ClaimedAttempt, ClaimedEndpoint {}
+interface BatchRow extends Omit<ClaimedAttempt, 'test'>, ClaimedEndpoint {
+  test: number;
+}
 
 /** The attempts of the given queue fronts, with their events and endpoints, in event order. */
 async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afterSeq: number; count: number }[], now: Date): Promise<BatchRow[]> {
@@ -82,6 +87,7 @@ async function readFronts(ctx: DomainContext, fronts: { endpointId: string; afte
     .innerJoin('events as ev', 'ev.id', 'a.event_id')
     .innerJoin('webhook_endpoints as ep', 'ep.id', 'a.endpoint_id')
     .select(['a.seq', 'a.id', 'a.event_id', 'a.endpoint_id', 'a.attempt_number', 'a.auto_retry', 'ev.type', 'ev.payload', 'ep.url', 'ep.signing_key', 'ep.old_signing_key', 'ep.old_signing_key_ends_at', 'ep.status'])
+    .select(testEventFlag('ev').as('test'))
     .where(sql<boolean>`a.seq IN (${sql.join(
       fronts.map((front) => queueFront(postgres, front.endpointId, nowText, front.count, front.afterSeq)),
       sql` UNION ALL `,
@@ -96,7 +102,7 @@ function endpointOf(row: BatchRow): ClaimedEndpoint {
 
 function attemptOf(row: BatchRow): ClaimedAttempt {
   const { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload } = row;
-  return { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload };
+  return { seq, id, event_id, endpoint_id, attempt_number, auto_retry, type, payload, test: Number(row.test) === 1 };
 }
 
 /** The rows read for these endpoints, as each endpoint's next attempts (none for an endpoint with no row). */

@@ -3,6 +3,8 @@
 // when a 429 or 503 asks with Retry-After, never past the schedule's last delay), a 410 pauses the
 // endpoint at once, failures lasting WEBHOOK_PAUSE_AFTER_MS pause it, and the breaker counts the failure:
 // from the third in a row, the endpoint's next attempt (a probe) waits as long as the first retry would.
+// A delivered event is settled (shared decisions §11): its attempts still to come to that endpoint are
+// cancelled in the same transaction.
 // All of it commits in one transaction, and only if the attempt is still held by the claim that sent it;
 // on PostgreSQL a group of outcomes takes a fixed number of statements however large it is (on SQLite,
 // where a statement is no round trip, the outcomes themselves are written row by row: recordSent).
@@ -10,7 +12,7 @@ import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
 import { sql } from 'kysely';
 import { valuesTable } from '../db/sql-functions.js';
-import { type NewAttempt, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
+import { cancelSettled, type NewAttempt, recordSent, scheduleAttempts } from '../domain/delivery-attempts.js';
 import { type Breaker, setBreakers } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { pauseEndpoint } from './pausing.js';
@@ -169,6 +171,12 @@ export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: 
   const pausedAlready = new Set([...endpoints.values()].filter((endpoint) => endpoint.status === 'paused').map((endpoint) => endpoint.id));
   for (const retry of retries) if (pausedAlready.has(retry.endpointId)) retry.status = 'missed';
   await scheduleAttempts(trx, retries, { announce: false });
+  const settled = outcomes.filter(({ attempt, sent }) => sent.outcome.delivered && recorded.has(attempt.seq));
+  await cancelSettled(
+    trx,
+    ctx.dialect,
+    settled.map(({ attempt, sent }) => ({ eventId: attempt.event_id, endpointId: attempt.endpoint_id, at: new Date(sent.at.getTime() + sent.outcome.durationMs) })),
+  );
   await setBreakers(trx, [...breakers, ...[...healed].map((endpointId) => ({ endpointId, failures: 0, probeAt: null }))]);
   await setFailingSince(trx, failingSince, healed);
   // Pausing marks what waits missed, the retry just written included.

@@ -1,6 +1,8 @@
 // The Deliveries list of an endpoint (decisions §6): every attempt, newest first, with its request,
-// answer, error, duration and when the next attempt is due; and sending any attempt again as a new one.
-// An attempt is shown as `sending` while it is due and a worker holds its endpoint's queue.
+// answer, error, duration and when the next attempt is due, and whether its event is a test; and sending
+// any attempt again as a new one. An attempt is shown as `sending` while it is due and a worker holds its
+// endpoint's queue. The `failed` filter shows each event's final outcome (shared decisions §11): a failed
+// attempt whose event a later attempt delivered is not listed.
 import { recordAudit } from '../domain/audit.js';
 import { homeOf } from '../domain/teams.js';
 import type { AttemptStatus } from '../db/schema.js';
@@ -8,7 +10,8 @@ import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { afterPosition, type KeysetPosition, pageOf, rowsToRead } from '../domain/keyset-cursor.js';
-import { scheduleAttempts } from '../domain/delivery-attempts.js';
+import { madeAfter, scheduleAttempts } from '../domain/delivery-attempts.js';
+import { testEventFlag } from '../domain/events.js';
 import { requireEndpoint } from './endpoints.js';
 
 export type ShownStatus = AttemptStatus | 'sending';
@@ -30,6 +33,8 @@ export interface AttemptView {
   sent_at: string | null;
   due_at: string;
   next_attempt_at: string | null;
+  /** Its event is a test: a ping, or a test event of another type. */
+  test: boolean;
 }
 
 const ATTEMPT_COLUMNS = [
@@ -51,7 +56,12 @@ const ATTEMPT_COLUMNS = [
   'a.next_attempt_at',
 ] as const;
 
-type AttemptRow = Omit<AttemptView, 'request_headers' | 'status'> & { request_headers: string | null; status: AttemptStatus };
+type AttemptRow = Omit<AttemptView, 'request_headers' | 'status' | 'test'> & { request_headers: string | null; status: AttemptStatus; test: number };
+
+/** Attempts with what the list shows of their events. */
+function attemptRows(db: Executor) {
+  return db.selectFrom('webhook_attempts as a').innerJoin('events as e', 'e.id', 'a.event_id').select(ATTEMPT_COLUMNS).select(testEventFlag('e').as('test'));
+}
 
 /** Whether a worker holds the endpoint's queue now, sending its due attempts. */
 async function isHeld(db: Executor, endpointId: string, now: string): Promise<boolean> {
@@ -65,6 +75,7 @@ function view(row: AttemptRow, held: boolean, now: string): AttemptView {
     ...row,
     status: sending ? 'sending' : row.status,
     request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
+    test: Number(row.test) === 1,
   };
 }
 
@@ -87,16 +98,17 @@ export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): 
   await requireEndpoint(ctx.db, query.endpointId);
   const now = timestamp(ctx.clock.now());
   const held = await isHeld(ctx.db, query.endpointId, now);
-  let select = ctx.db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('events as e', 'e.id', 'a.event_id')
-    .select(ATTEMPT_COLUMNS)
-    .where('a.endpoint_id', '=', query.endpointId);
+  let select = attemptRows(ctx.db).where('a.endpoint_id', '=', query.endpointId);
   if (query.status === 'sending') {
     if (!held) return { items: [], next: null };
     select = select.where('a.status', '=', 'scheduled').where('a.due_at', '<=', now);
   } else if (query.status === 'scheduled' && held) {
     select = select.where('a.status', '=', 'scheduled').where('a.due_at', '>', now);
+  } else if (query.status === 'failed') {
+    // Failures that are still the event's outcome: none that a later attempt of the event delivered.
+    select = select.where('a.status', '=', 'failed').where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('webhook_attempts as d').select('d.seq').where('d.status', '=', 'delivered').where(madeAfter('d', 'a')))),
+    );
   } else if (query.status) {
     select = select.where('a.status', '=', query.status);
   }
@@ -110,12 +122,7 @@ export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): 
 }
 
 export async function requireAttempt(ctx: DomainContext, id: string): Promise<AttemptView> {
-  const row = await ctx.db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('events as e', 'e.id', 'a.event_id')
-    .select(ATTEMPT_COLUMNS)
-    .where('a.id', '=', id)
-    .executeTakeFirst();
+  const row = await attemptRows(ctx.db).where('a.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('Delivery');
   const now = timestamp(ctx.clock.now());
   return view(row, await isHeld(ctx.db, row.endpoint_id, now), now);

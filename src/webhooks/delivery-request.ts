@@ -5,13 +5,16 @@
 // `webhook-signature` over both and the body. The timestamp is the wall clock when the request is built,
 // just before it leaves: receivers compare it with their own clocks for replay protection. During a
 // rotation's overlap (signing.ts) the old key signs `X-Service-Signature` and both sign `webhook-signature`.
+// A test event (a ping, or a test of another type) says so in `X-Service-Test: true`, on every attempt, so
+// a receiver can tell it from what happened without a field the specification's envelope does not have
+// (shared decisions §11); real events carry no such header.
 import type { OutgoingDelivery } from './sender.js';
 import { type SigningKeys, signBody, standardSignature } from './signing.js';
 
 export function deliveryRequest(
   endpoint: { url: string },
   keys: SigningKeys,
-  attempt: { id: string; event_id: string; type: string; payload: string },
+  attempt: { id: string; event_id: string; type: string; payload: string; test?: boolean },
   sentAtMs: number = Date.now(),
 ): OutgoingDelivery {
   const timestamp = String(Math.floor(sentAtMs / 1000));
@@ -27,6 +30,7 @@ export function deliveryRequest(
       'webhook-id': attempt.event_id,
       'webhook-timestamp': timestamp,
       'webhook-signature': signers.map((key) => standardSignature(key, attempt.event_id, timestamp, attempt.payload)).join(' '),
+      ...(attempt.test ? { 'x-service-test': 'true' } : {}),
     },
     body: attempt.payload,
   };

@@ -23,6 +23,8 @@ export interface EndpointPolicy {
   allowPrivateNetworks: boolean;
   /** Endpoints a team or an organization may have at once (WEBHOOK_MAX_ENDPOINTS_PER_HOME). */
   maxPerHome: number;
+  /** How long the Deliveries list keeps attempts (WEBHOOK_ATTEMPTS_RETENTION_DAYS): how far back a recovery may reach. */
+  attemptsRetentionMs: number;
   resolver?: Resolver;
 }
 

@@ -17,7 +17,10 @@
 // queue, and reads on when a commit wakes the worker, so that a steady stream to an endpoint costs a
 // read per wake-up instead of a claim, a read and a release per event (bench/CHANGES.md). After a 2xx
 // the next attempt goes out at once while the outcome waits for the next group commit; after anything
-// else the batch waits until it is recorded (it may pause the endpoint).
+// else the batch waits until it is recorded (it may pause the endpoint). A delivered event is settled
+// (shared decisions §11): the commit of its 2xx cancels its other attempts to the endpoint, so a batch
+// that comes to another attempt of an event it delivered waits for that commit and reads its queue
+// again, and never sends what the commit cancelled.
 // Each lane records through a group commit of its own, so healthy outcomes never wait behind failures.
 // A committed write or the end of a batch wakes the worker; otherwise it sleeps until the next queue is
 // ready (a minute at most, so that nothing waits on a lost wake-up).
@@ -341,8 +344,12 @@ export class DeliveryWorker extends WakeableLoop {
     const noteFailure = (error: unknown) => {
       recordFailure ??= error;
     };
+    // Events this batch delivered, with the writing of that outcome, whose commit cancels their other
+    // attempts here: attempts read before it may be among those.
+    const delivered = new Map<string, Promise<unknown>>();
     let stopped = false;
     while (!stopped && attempts.length > 0) {
+      let stale = false;
       // Paused meanwhile (by another process, or before its last events were written): what waits is missed.
       if (endpoint?.status !== 'active') {
         await missPending(this.ctx.db, claim.endpointId);
@@ -351,6 +358,14 @@ export class DeliveryWorker extends WakeableLoop {
       for (const attempt of attempts) {
         if (!this.isRunning || recordFailure !== null) {
           stopped = true;
+          break;
+        }
+        const settling = delivered.get(attempt.event_id);
+        if (settling) {
+          // Once that outcome is written, the queue as read again holds this attempt only if it came after.
+          delivered.delete(attempt.event_id);
+          await settling;
+          stale = true;
           break;
         }
         const now = this.ctx.clock.now();
@@ -369,7 +384,9 @@ export class DeliveryWorker extends WakeableLoop {
         const recorded = this.outcomes[lane].record(attempt, { at: now, headers: JSON.stringify(request.headers), outcome, failuresBefore: failures, proving: !claim.proven, token: claim.token });
         if (outcome.delivered) {
           failures = 0;
-          recording.push(recorded.catch(noteFailure));
+          const written = recorded.catch(noteFailure);
+          recording.push(written);
+          delivered.set(attempt.event_id, written);
           continue;
         }
         // The first failure ends the batch: the retry schedule and the breaker decide what follows.
@@ -378,6 +395,10 @@ export class DeliveryWorker extends WakeableLoop {
         break;
       }
       if (stopped || lane === 'failing' || sent >= HOLD_AT_MOST.attempts || this.ctx.clock.now().getTime() - claimedAt.getTime() >= HOLD_AT_MOST.ms) break;
+      if (stale) {
+        ({ endpoint, attempts } = (await nextAttempts(this.ctx, [{ claim, afterSeq: lastSeq, count: this.lanes.batch }])).get(claim.endpointId)!);
+        continue;
+      }
       // A batch shorter than it could be took everything that was due: work added since was announced,
       // and the release sees it and makes the queue ready again (releaseQueues). A busy endpoint's batch
       // waits a moment for the next commit instead; any other reads on only when it came full, which

@@ -8,7 +8,7 @@ import type * as Console from '../../src/console/assets/api-types.js';
 import { ASSETS_DIR } from '../../src/console/console-assets.js';
 import type { ConsoleOrganization, ConsoleTeam } from '../../src/console/console-homes.js';
 import type { AdminGuide, AdminGuideSummary, ApiKey, AuditEvent, Organization, Team } from '../../src/http/admin/schemas.js';
-import type { Attempt, Endpoint, EndpointHealth } from '../../src/http/admin/webhook-schemas.js';
+import type { Attempt, Endpoint, EndpointHealth, Recovered } from '../../src/http/admin/webhook-schemas.js';
 import type { Problem } from '../../src/http/schemas/common.js';
 import { createGuide, soloTeam, useTestService } from '../support/service.js';
 
@@ -65,6 +65,7 @@ describe('the console page', () => {
     expectTypeOf<Static<typeof Endpoint>>().toExtend<Console.Endpoint>();
     expectTypeOf<Static<typeof Attempt>>().toExtend<Console.Attempt>();
     expectTypeOf<Static<typeof EndpointHealth>>().toExtend<Console.EndpointHealth>();
+    expectTypeOf<Static<typeof Recovered>>().toExtend<Console.Recovered>();
     expectTypeOf<Static<typeof AdminGuideSummary>>().toExtend<Console.GuideSummary>();
     expectTypeOf<Static<typeof AuditEvent>>().toExtend<Console.AuditEvent>();
     // A guide's schema is the public one, whose team_id may be null; a guide always belongs to a team.

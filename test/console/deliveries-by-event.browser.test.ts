@@ -4,7 +4,9 @@
 // (endpoint paused)") and, in one time column, when it was delivered or failed; only the newest retry is
 // shown (a later attempt supersedes an earlier one's); a missed attempt shows no (future) time; "Send
 // again" is not offered while the endpoint is paused; filters by status, event type and time range, and a
-// search by event id. The service's clock (TestClock) is moved instead of waiting for retries.
+// search by event id. Issue 42: an attempt cancelled because its event was delivered by another says so
+// in words ("cancelled · delivered by a later attempt"), and test events (the ping) are labelled "Test".
+// The service's clock (TestClock) is moved instead of waiting for retries.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuide, type TestService } from '../support/service.js';
@@ -205,5 +207,59 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     await page.reload();
     await secondRow.waitFor();
     expect(await page.getByRole('button', { name: /^Send again/ }).count()).toBe(await page.locator('tbody tr').count());
+    world.missed = missed;
+  });
+
+  it('says in words that an attempt was cancelled because a later one delivered its event, and labels test events "Test" (issue 42)', async () => {
+    // The missed retry of the second event waits no more once the event is sent again by hand and delivered.
+    await page.goto(listUrl());
+    const secondRow = row(world.missed.event_id);
+    await secondRow.waitFor();
+    await secondRow.getByRole('button', { name: /^Send again/ }).click();
+    await eventually('the second event delivered, its missed retry cancelled', async () => {
+      const attempts = await attemptsOf(t, world.endpoint.id, world.missed.event_id);
+      return attempts.length === 3 && attempts[1].status === 'cancelled' && attempts[2].status === 'delivered' ? true : undefined;
+    });
+    await page.reload();
+    await secondRow.locator('.badge.latest.delivered').waitFor();
+    expect(await secondRow.locator('[data-outcome]').innerText()).toMatch(/^Delivered · 200 · \d+ ms$/);
+    await secondRow.locator('details.attempts summary').click();
+    const cancelled = secondRow.locator('li.attempt').nth(1);
+    expect(await cancelled.innerText()).toMatch(/^Attempt 2 cancelled · delivered by a later attempt · not sent/);
+    expect(await cancelled.locator('time').count()).toBe(0);
+
+    // Only the ping is a test event.
+    const type = (eventId: string) => row(eventId).locator('td[data-label="Type"]');
+    // (At phone width the label wraps under the type.)
+    expect((await type(world.ping.event_id).innerText()).replace(/\s+/g, ' ')).toBe('ping Test');
+    expect(await type(world.ping.event_id).locator('.badge.test').getAttribute('title')).toContain('X-Service-Test: true');
+    expect(await type(world.eventId).innerText()).toBe('guide.created');
+
+    // The status filter takes cancelled: the event shows with its cancelled attempt, in words.
+    await page.goto(listUrl('?status=cancelled'));
+    await secondRow.waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await secondRow.locator('[data-outcome]').innerText()).toBe('Cancelled · delivered by a later attempt');
+    expect(await secondRow.locator('td[data-label="When"]').innerText()).toBe('not sent');
+  });
+
+  it('recovers the deliveries that failed since a time from the Actions menu: the event whose retries were used up is sent again (issue 42)', async () => {
+    await page.goto(listUrl());
+    await row(world.eventId).locator('.badge.latest.failed').waitFor();
+    const menu = page.locator('.menu').first();
+    await menu.locator('summary').click();
+    await menu.locator('.menu-items button', { hasText: 'Recover failed deliveries since…' }).click();
+    const dialog = page.getByRole('dialog');
+    // It offers the last day, in the reader's local time.
+    expect(await dialog.getByLabel('Failed since').inputValue()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+    await dialog.getByRole('button', { name: 'Recover' }).click();
+    await page.getByRole('status').filter({ hasText: '1 event is being sent again, oldest first.' }).waitFor();
+    const attempts = await eventually('the recovered attempt delivered', async () => {
+      const list = await attemptsOf(t, world.endpoint.id, world.eventId);
+      return list.length === 4 && list[3].status === 'delivered' ? list : undefined;
+    });
+    expect(attempts[3].attempt_number).toBe(4);
+    await page.reload();
+    await row(world.eventId).locator('.badge.latest.delivered').waitFor();
   });
 });

@@ -61,7 +61,7 @@ describe("a team's ADMIN member", () => {
     expect((await asSession(t, w.adminA, 'DELETE', `/api-keys/${created.json().data.id}`)).statusCode).toBe(204);
   });
 
-  it("manages the team's endpoints: add, read, change, reveal and rotate the key, ping, resume, deliveries, delete", async () => {
+  it("manages the team's endpoints: add, read, change, reveal and rotate the key, ping, resume, recover, deliveries, delete", async () => {
     const created = await asSession(t, w.adminA, 'POST', '/webhook-endpoints', endpoint(teamHome(w.teamA)));
     expect(created.statusCode).toBe(201);
     const id = created.json().data.id;
@@ -72,6 +72,7 @@ describe("a team's ADMIN member", () => {
       ['POST', `/webhook-endpoints/${id}/signing-key/rotate`],
       ['POST', `/webhook-endpoints/${id}/ping`],
       ['POST', `/webhook-endpoints/${id}/resume`, { redeliver_missed: true }],
+      ['POST', `/webhook-endpoints/${id}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString() }],
       ['GET', `/webhook-endpoints/${id}/deliveries`],
       ['GET', endpointsOf(teamHome(w.teamA))],
     ] as const) {
@@ -97,6 +98,7 @@ describe("a team's ADMIN member", () => {
       ['POST', `/webhook-endpoints/${w.endpointB.id}/signing-key/rotate`],
       ['POST', `/webhook-endpoints/${w.endpointB.id}/ping`],
       ['POST', `/webhook-endpoints/${w.endpointB.id}/resume`, { redeliver_missed: false }],
+      ['POST', `/webhook-endpoints/${w.endpointB.id}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString() }],
       ['GET', `/webhook-endpoints/${w.endpointB.id}/deliveries`],
     ] as const) {
       expectProblem(await asSession(t, w.adminA, method, path, body), 403, 'forbidden');

@@ -107,6 +107,7 @@ beforeAll(async () => {
     await call('getWebhookEndpointHealth', 'GET', `/webhook-endpoints/${endpoint.id}/health`);
     await call('pauseWebhookEndpoint', 'POST', `/webhook-endpoints/${endpoint.id}/pause`);
     await call('resumeWebhookEndpoint', 'POST', `/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: true });
+    await call('recoverWebhookEndpoint', 'POST', `/webhook-endpoints/${endpoint.id}/recover`, { since: endpoint.created_at });
     const doomed = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: other.id }, url: receiver.url, events: ['guide.created'] });
     await call('deleteWebhookEndpoint', 'DELETE', `/webhook-endpoints/${doomed.id}`);
     await call('listMail', 'GET', '/mail?limit=1');

@@ -2,9 +2,12 @@
 // (decisions §6, §7), the requests a receiver got, and the `data` guide events carry (spec §6.3).
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import type { OutgoingDelivery } from '../../src/webhooks/sender.js';
+import type { LaneLimits } from '../../src/webhooks/worker.js';
 import { freePort } from './processes.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
-import { startTestService, type TestService, type TestServiceOptions } from './service.js';
+import { type Reply, ScriptedTransport } from './scripted-transport.js';
+import { soloTeam, startTestService, type TestService, type TestServiceOptions } from './service.js';
 import { eventually, sleep } from './waiting.js';
 
 // --- receivers and services a test file sets up ------------------------------------------------------
@@ -85,6 +88,68 @@ export function useWebhookFixtures(t: TestService, baseEnv: Record<string, strin
       return other;
     },
   };
+}
+
+/** A team endpoint of a service whose worker sends through a scripted transport, its ping answered 2xx. */
+export interface ScriptedEndpoint {
+  s: TestService;
+  transport: ScriptedTransport;
+  team: any;
+  endpoint: any;
+}
+
+/**
+ * For test files whose tests each start a service of their own on `env` whose worker sends through a
+ * scripted transport (no jitter: a retry falls due exactly one delay later; no lingering, so a batch that
+ * sent all that was due lets its queue go at once), with a team endpoint whose ping was answered 2xx:
+ * the clock moves only when the test moves it, so tests check what was sent, never how fast. Each
+ * service closes after its test, its hanging deliveries answered.
+ */
+export function useScriptedEndpoints(env: Record<string, string>) {
+  const open: ScriptedEndpoint[] = [];
+  afterEach(async () => {
+    for (const { s, transport } of open.splice(0)) {
+      transport.hangUpAll();
+      await s.close();
+    }
+  });
+  return async (reply: (delivery: OutgoingDelivery) => Reply, lanes: Partial<LaneLimits> = {}): Promise<ScriptedEndpoint> => {
+    const transport = new ScriptedTransport();
+    transport.reply = (_path, delivery) => reply(delivery);
+    const s = await startTestService(env, { transport, lanes: { lingerMs: 0, ...lanes }, random: () => 0 });
+    const { team } = await soloTeam(s);
+    const made: ScriptedEndpoint = { s, transport, team, endpoint: null };
+    open.push(made);
+    made.endpoint = await createEndpoint(s, { type: 'team', id: team.id }, 'http://127.0.0.1:9/hook', ['guide.created']);
+    await eventually('the ping to prove the endpoint', async () => {
+      const queue = await s.service.ctx.db.selectFrom('webhook_queues').select(['proven', 'claim_token']).where('endpoint_id', '=', made.endpoint.id).executeTakeFirstOrThrow();
+      return queue.proven === 1 && queue.claim_token === null;
+    });
+    return made;
+  };
+}
+
+/** Moves the service's clock and wakes its worker, as time passing would. */
+export function advanceClock(s: TestService, ms: number): void {
+  s.clock.advance(ms);
+  s.service.ctx.outbox.wake();
+}
+
+/** The title of the guide a guide event's delivery is about; null for other events. */
+export const guideTitleOf = (delivery: OutgoingDelivery): string | null => JSON.parse(delivery.body).data?.guide?.title ?? null;
+
+/** The ids of the deliveries a scripted transport started for one event, in the order they started. */
+export const startedFor = (transport: ScriptedTransport, eventId: string): string[] =>
+  transport.started.filter((started) => JSON.parse(started.body).id === eventId).map((started) => started.deliveryId);
+
+/** The guide.created event of a guide at an endpoint, once its attempts (by attempt number) are as `ready` wants them. */
+export async function guideCreatedAttempts(s: TestService, endpointId: string, guideId: string, ready: (attempts: any[]) => boolean): Promise<{ eventId: string; attempts: any[] }> {
+  return eventually(`the attempts of guide ${guideId}'s guide.created`, async () => {
+    const found = (await allAttempts(s, endpointId)).find((a) => a.event_type === 'guide.created' && JSON.parse(a.request_body).data.guide.id === guideId);
+    if (!found) return undefined;
+    const attempts = await attemptsOf(s, endpointId, found.event_id);
+    return ready(attempts) ? { eventId: found.event_id as string, attempts } : undefined;
+  });
 }
 
 /** Waits (a while at most) until the service has no attempt scheduled (which includes those in flight). */

@@ -1,6 +1,7 @@
 // The webhook rows of the management API (decisions §6, §7; spec §5 rule 8, §6.1): endpoints, their
 // signing key, the Deliveries list and resend, the 30 days the list is kept, and keys kept out of the log.
 import { verify } from '@octokit/webhooks-methods';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
   expectInvalid,
@@ -50,6 +51,7 @@ const ATTEMPT_FIELDS = [
   'response_status',
   'sent_at',
   'status',
+  'test',
 ];
 
 const { receiver, ownService, otherReceiver } = useWebhookFixtures(t, BASE_ENV);
@@ -94,11 +96,35 @@ describe('POST /webhook-endpoints (decisions §7)', () => {
     });
     expect([...endpoint.events].sort()).toEqual(['guide.created', 'member.joined']);
     expect(endpoint.created_at).toMatch(RFC3339_MS);
-    // No key: only, during a rotation's overlap, when the old one stops signing.
-    expect(JSON.stringify(endpoint)).not.toMatch(/whsec|signing_key"/);
     expect(endpoint.old_signing_key_ends_at).toBeNull();
     const ping = await nthOfType(receiver, 'ping');
     expect(JSON.parse(ping.body).type).toBe('ping');
+  });
+
+  it('answers the signing key in both forms with the new endpoint, in that answer only, and the creation ping verifies with it (shared decisions §11)', async () => {
+    const { team } = await soloTeam(t);
+    const response = await t.adminRaw('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: receiver.url, events: ['guide.created'] });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json().data;
+    const { signing_key: signingKey, standard_webhooks_secret: secret, ...endpoint } = created;
+    expect(signingKey).toMatch(/^whsec_/);
+    expect(secret).toBe(`whsec_${Buffer.from(signingKey, 'utf8').toString('base64')}`);
+    const revealed = await t.admin('GET', `/webhook-endpoints/${endpoint.id}/signing-key`);
+    expect(revealed).toMatchObject({ signing_key: signingKey, standard_webhooks_secret: secret });
+    // The ping that left with the creation verifies with the key of the same answer, in either header.
+    const ping = await nthOfType(receiver, 'ping');
+    expect(await verify(signingKey, ping.body, String(ping.headers['x-service-signature']))).toBe(true);
+    expect(new Webhook(secret).verify(ping.body, ping.headers as Record<string, string>)).toMatchObject({ type: 'ping' });
+    // Reads and changes of the endpoint never show the key.
+    const reads = [
+      await t.admin('GET', `/webhook-endpoints/${endpoint.id}`),
+      (await t.admin('GET', `/webhook-endpoints?home_type=team&home_id=${team.id}`))[0],
+      await t.admin('PATCH', `/webhook-endpoints/${endpoint.id}`, { description: 'Changed' }),
+    ];
+    for (const read of reads) {
+      expect(JSON.stringify(read)).not.toMatch(/whsec|signing_key"|standard_webhooks_secret/);
+      expect(Object.keys(read).sort()).toEqual(Object.keys(endpoint).sort());
+    }
   });
 
   it('registers an organization endpoint', async () => {
@@ -178,7 +204,9 @@ describe('GET, PATCH and DELETE /webhook-endpoints (decisions §7)', () => {
     expect(await ids('team', otherTeam.id)).toEqual([c.id]);
     expect(await ids('organization', organization.id)).toEqual([d.id]);
     const listed = (await t.admin('GET', `/webhook-endpoints?home_type=team&home_id=${team.id}`)).find((e: any) => e.id === a.id);
-    expect(listed).toEqual(a);
+    // The list shows what the registration answered, but the signing key, which only that answer carries.
+    const { signing_key: _key, standard_webhooks_secret: _secret, ...registered } = a;
+    expect(listed).toEqual(registered);
     expectInvalid(await t.adminRaw('GET', `/webhook-endpoints?home_type=team`), 'home_id');
     expectInvalid(await t.adminRaw('GET', `/webhook-endpoints?home_type=user&home_id=${team.id}`), 'home_type');
   });

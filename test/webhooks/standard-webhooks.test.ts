@@ -94,6 +94,9 @@ describe('Standard Webhooks', () => {
     expect(retried!.headers['x-service-delivery']).not.toBe(failed!.headers['x-service-delivery']);
     expect(retried!.body).toBe(failed!.body);
 
+    // Sent again once the retry's success is recorded: a resend asked for before that would be cancelled by
+    // it (a delivered event is settled, shared decisions §11).
+    await waitForAttempts(t, endpoint.id, (attempts) => attempts.some((a) => a.id === retried!.headers['x-service-delivery'] && a.status === 'delivered'));
     const resent = await t.adminRaw('POST', `/deliveries/${failed!.headers['x-service-delivery']}/resend`);
     expect(resent.statusCode, resent.body).toBe(202);
     const [, , , again] = await receiver.waitFor(4);

@@ -1,7 +1,9 @@
 // Test events (issue 35): POST /admin/v1/webhook-endpoints/{id}/ping with `event_type` sends that endpoint
 // alone an event of that type, whether or not it picked it, with data of the type's shape built from a
 // sample named as a test; the event is never in the events feed; a paused endpoint keeps it as missed,
-// like any event; without a body it is still a ping.
+// like any event; without a body it is still a ping. Test events, pings included, carry
+// `X-Service-Test: true` on every attempt and `"test": true` in the Deliveries list; real events never do
+// (shared decisions §11, issue 42 item 6).
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +12,7 @@ import { expectInvalid } from '../http/admin/helpers.js';
 import { feedPage } from '../http/v1/events-feed-support.js';
 import { createGuide, soloTeam, useTestService } from '../support/service.js';
 import { eventually } from '../support/waiting.js';
-import { allAttempts, requestsOfType, useWebhookFixtures } from '../support/webhooks.js';
+import { allAttempts, requestsForEvent, requestsOfType, settledAttempts, useWebhookFixtures } from '../support/webhooks.js';
 
 const BASE_ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0', WEBHOOK_RETRY_DELAYS: '50ms', WEBHOOK_TIMEOUT_MS: '1000' };
 const t = useTestService(BASE_ENV);
@@ -78,5 +80,48 @@ describe('POST /webhook-endpoints/{id}/ping with event_type (issue 35)', () => {
     const pings = await eventually('three pings', () => (requestsOfType(receiver, 'ping').length === 3 ? requestsOfType(receiver, 'ping') : undefined));
     expect(pings.map((ping) => JSON.parse(ping.body).data.message)).toEqual(Array(3).fill(expect.stringMatching(/^Ping from the guide service/)));
     expectInvalid(await t.adminRaw('POST', `/webhook-endpoints/${endpoint.id}/ping`, { event_type: 'guide.exploded' }), 'event_type');
+  });
+});
+
+describe('test events are marked (shared decisions §11)', () => {
+  const ENVELOPE = ['created_at', 'data', 'id', 'organization_id', 'team_id', 'type'];
+
+  it('a ping and a test event of any type carry X-Service-Test: true on every attempt, a retry included; a real event never does, and every body stays the envelope', async () => {
+    const { team, endpoint } = await endpointOfTeam();
+    // The test event's first attempt fails: its retry carries the header too.
+    let testAttempts = 0;
+    receiver.answer = (request) => (request.headers['x-service-event'] === 'member.left' && ++testAttempts === 1 ? { status: 500 } : { status: 200 });
+    await t.admin('POST', `/webhook-endpoints/${endpoint.id}/ping`, { event_type: 'member.left' });
+    await t.admin('POST', `/webhook-endpoints/${endpoint.id}/ping`);
+    await t.admin('PATCH', `/webhook-endpoints/${endpoint.id}`, { events: ['guide.created'] });
+    await createGuide(t, team.id);
+    const tests = await eventually('both attempts of the test event, two pings and the real guide.created', () =>
+      requestsOfType(receiver, 'member.left').length === 2 && requestsOfType(receiver, 'ping').length === 2 && requestsOfType(receiver, 'guide.created')[0]
+        ? [...requestsOfType(receiver, 'member.left'), ...requestsOfType(receiver, 'ping')]
+        : undefined,
+    );
+    for (const request of tests) expect(request.headers['x-service-test'], request.headers['x-service-event'] as string).toBe('true');
+    const [real] = requestsOfType(receiver, 'guide.created');
+    expect(real!.headers).not.toHaveProperty('x-service-test');
+    for (const request of [...tests, real!]) expect(Object.keys(JSON.parse(request.body)).sort()).toEqual(ENVELOPE);
+    expect(requestsForEvent(receiver, JSON.parse(tests[0]!.body).id)).toHaveLength(2);
+  });
+
+  it('the Deliveries list marks the attempts of test events with "test": true, and of real events with false', async () => {
+    const { team, endpoint } = await endpointOfTeam();
+    await t.admin('POST', `/webhook-endpoints/${endpoint.id}/ping`, { event_type: 'guide.updated' });
+    const guide = await createGuide(t, team.id);
+    await t.admin('DELETE', `/guides/${guide.id}`);
+    const deleted = await eventually('the real guide.deleted', async () => (await allAttempts(t, endpoint.id)).find((a: any) => a.event_type === 'guide.deleted'));
+    await settledAttempts(t, endpoint.id, deleted.event_id);
+    const attempts = await allAttempts(t, endpoint.id);
+    expect(attempts.map((a: any) => [a.event_type, a.test])).toEqual([
+      ['guide.deleted', false],
+      ['guide.updated', true],
+      ['ping', true],
+    ]);
+    // Its recorded request headers say so too.
+    expect(attempts.find((a: any) => a.event_type === 'guide.updated').request_headers).toMatchObject({ 'x-service-test': 'true' });
+    expect(deleted.request_headers ?? {}).not.toHaveProperty('x-service-test');
   });
 });

@@ -7,7 +7,7 @@ export type HomeType = 'team' | 'organization';
 /** What a person may do in a team: read its guides, also edit them, or also manage its API settings. */
 export type Access = 'read' | 'edit' | 'api';
 export type PublishStatus = 'DRAFT' | 'PUBLISHED';
-export type AttemptStatus = 'scheduled' | 'sending' | 'delivered' | 'failed' | 'missed';
+export type AttemptStatus = 'scheduled' | 'sending' | 'delivered' | 'failed' | 'missed' | 'cancelled';
 export type PausedReason = 'gone' | 'failing' | 'manual';
 
 /** A single resource: `{ data }`. */
@@ -144,6 +144,13 @@ export interface Attempt {
   sent_at: string | null;
   due_at: string;
   next_attempt_at: string | null;
+  /** Its event is a test: a ping, or a test event of another type. */
+  test: boolean;
+}
+
+/** What a recovery answers: how many events it sends again. */
+export interface Recovered {
+  events: number;
 }
 
 /** A guide as the Guides list shows it. */
@@ -183,4 +190,6 @@ export interface AuditEvent {
   address: string | null;
   request_id: string | null;
   changed: string[] | null;
+  /** For a recovery: how many events it sent again. */
+  count: number | null;
 }

@@ -2,15 +2,18 @@
 // became of it (delivery-outcome.ts) and when, its attempts folded under it; filtered by status, event
 // type and the time the attempts were written, or found by event id (the filters live in the page's
 // address); a detail view of each attempt (request headers and body, the response) and "Send again"
-// while the endpoint is active (a paused endpoint refuses it). It reads itself again while attempts are
+// while the endpoint is active (a paused endpoint refuses it). Test events (pings and test events of any
+// type) are labelled "Test"; a cancelled attempt says it was never sent because another was delivered. It reads itself again while attempts are
 // on their way, and with it whatever the page reads alongside (the endpoint and its health).
 import { api, query } from './api.js';
 import type { Answer, Attempt, AttemptStatus, Endpoint, Page } from './api-types.js';
 import type { SectionContext } from './context.js';
 import { act, actionForm, errorBox, fill, h, loading, localDateTime, notice, table, time } from './dom.js';
-import { eventOutcome } from './delivery-outcome.js';
+import { CANCELLED_BECAUSE, eventOutcome } from './delivery-outcome.js';
 
-const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed'];
+const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed', 'cancelled'];
+/** What the "Test" label says of a test event, where it is read out or hovered. */
+const TEST_EXPLAINED = 'A test event (a ping, or a test of any type): sent with X-Service-Test: true';
 const IN_FLIGHT: ReadonlySet<AttemptStatus> = new Set(['scheduled', 'sending']);
 const REFRESH_MS = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,6 +32,8 @@ function pretty(text: string): string {
 interface EventGroup {
   eventId: string;
   eventType: string;
+  /** A test event: every attempt of it says so. */
+  test: boolean;
   attempts: Attempt[];
 }
 
@@ -36,7 +41,7 @@ interface EventGroup {
 function byEvent(attempts: readonly Attempt[]): EventGroup[] {
   const groups = new Map<string, EventGroup>();
   for (const attempt of attempts) {
-    const group = groups.get(attempt.event_id) ?? { eventId: attempt.event_id, eventType: attempt.event_type, attempts: [] };
+    const group = groups.get(attempt.event_id) ?? { eventId: attempt.event_id, eventType: attempt.event_type, test: attempt.test, attempts: [] };
     group.attempts.push(attempt);
     groups.set(attempt.event_id, group);
   }
@@ -44,10 +49,10 @@ function byEvent(attempts: readonly Attempt[]): EventGroup[] {
   return [...groups.values()];
 }
 
-/** When an attempt was sent, or is due; a missed attempt was never sent, and shows no time. */
+/** When an attempt was sent, or is due; a missed or cancelled attempt was never sent, and shows no time. */
 function attemptTime(attempt: Attempt): HTMLElement {
   if (attempt.sent_at) return time(attempt.sent_at);
-  if (attempt.status === 'missed') return h('span', { class: 'muted' }, 'not sent');
+  if (attempt.status === 'missed' || attempt.status === 'cancelled') return h('span', { class: 'muted' }, 'not sent');
   return time(attempt.due_at);
 }
 
@@ -127,6 +132,7 @@ export function deliveriesList(context: SectionContext, options: DeliveriesOptio
       ' ',
       h('span', { class: `badge ${a.status}` }, a.status),
       ' ',
+      a.status === 'cancelled' ? `· ${CANCELLED_BECAUSE}` : null,
       a.response_status !== null ? String(a.response_status) : a.error ? h('span', { class: 'muted' }, 'no answer') : null,
       a.duration_ms === null ? null : ` · ${a.duration_ms} ms`,
       ' · ',
@@ -150,7 +156,7 @@ export function deliveriesList(context: SectionContext, options: DeliveriesOptio
     outcome.label.dataset.outcome = outcome.kind;
     return [
       h('code', { title: group.eventId }, group.eventId.slice(0, 8)),
-      group.eventType,
+      [group.eventType, group.test && [' ', h('span', { class: 'badge test', title: TEST_EXPLAINED }, 'Test')]],
       outcome.label,
       fold,
       outcome.when,
@@ -181,7 +187,8 @@ export function deliveriesList(context: SectionContext, options: DeliveriesOptio
         h('dt', {}, 'Event'),
         h('dd', {}, `${attempt.event_type} · ${attempt.event_id}`),
         h('dt', {}, 'Attempt'),
-        h('dd', {}, `${attempt.attempt_number} · ${attempt.status}`),
+        h('dd', {}, `${attempt.attempt_number} · ${attempt.status}`, attempt.status === 'cancelled' ? ` (${CANCELLED_BECAUSE}, so never sent)` : ''),
+        attempt.test && [h('dt', {}, 'Test'), h('dd', {}, TEST_EXPLAINED)],
         h('dt', {}, 'Response'),
         h('dd', {}, attempt.response_status === null ? '—' : String(attempt.response_status), attempt.duration_ms === null ? '' : ` in ${attempt.duration_ms} ms`),
         attempt.error && [h('dt', {}, 'Error'), h('dd', {}, attempt.error)],

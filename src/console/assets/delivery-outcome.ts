@@ -1,13 +1,17 @@
 // What became of an event sent to an endpoint, in words and numbers, read from its attempts: "Delivered ·
-// 204 · 38 ms", "Failed · 500 · retry 3 of 8 at 19:46", "Sending…", "Missed (endpoint paused)"; and the
-// one time that goes with it: when it was delivered or failed, or, while nothing was sent yet, when it is
-// due. A failed attempt's retry is written at once as the event's next attempt, due later: the failure
+// 204 · 38 ms", "Failed · 500 · retry 3 of 8 at 19:46", "Sending…", "Missed (endpoint paused)",
+// "Cancelled · delivered by a later attempt"; and the one time that goes with it: when it was delivered or
+// failed, or, while nothing was sent yet, when it is due. A cancelled attempt was never sent (another
+// attempt of its event was delivered first): the event's outcome is what its other attempts came to. A failed attempt's retry is written at once as the event's next attempt, due later: the failure
 // and its retry are read together. Retries are counted as the service counts them: the retry after
 // attempt n is retry n of WEBHOOK_RETRY_DELAYS' count; an attempt sent again by hand is not retried.
 import type { Attempt } from './api-types.js';
 import { type Child, h, time } from './dom.js';
 
-export type OutcomeKind = 'delivered' | 'retrying' | 'failed' | 'sending' | 'waiting' | 'missed';
+export type OutcomeKind = 'delivered' | 'retrying' | 'failed' | 'sending' | 'waiting' | 'missed' | 'cancelled';
+
+/** Why an attempt was cancelled, in words (shared decisions §11: a delivered event is settled). */
+export const CANCELLED_BECAUSE = 'delivered by a later attempt';
 
 export interface EventOutcome {
   kind: OutcomeKind;
@@ -25,6 +29,7 @@ const BADGES: Record<OutcomeKind, [word: string, tone: string]> = {
   sending: ['Sending…', 'sending'],
   waiting: ['Waiting', 'scheduled'],
   missed: ['Missed', 'missed'],
+  cancelled: ['Cancelled', 'cancelled'],
 };
 
 const ANSWER_LENGTH = 60;
@@ -49,8 +54,10 @@ export function clockTime(iso: string): HTMLElement {
 
 /** What an event's attempts (oldest first, at least one) came to, with `retries` the service's count. */
 export function eventOutcome(attempts: readonly Attempt[], retries: number): EventOutcome {
-  const newest = attempts[attempts.length - 1]!;
-  const before = attempts.length > 1 ? attempts[attempts.length - 2] : undefined;
+  // Cancelled attempts were never sent; the newest is one of them only when the list holds nothing else.
+  const sent = attempts.filter((attempt) => attempt.status !== 'cancelled');
+  const newest = sent[sent.length - 1] ?? attempts[attempts.length - 1]!;
+  const before = sent.length > 1 ? sent[sent.length - 2] : undefined;
   // The attempt just before the newest, when the list holds it (a filter may leave it out).
   const previous = before && before.attempt_number === newest.attempt_number - 1 ? before : undefined;
   const retryOf = (failed: Attempt, dueAt: string): Child[] => [answerOf(failed), [`retry ${failed.attempt_number} of ${retries} at `, clockTime(dueAt)]];
@@ -65,6 +72,8 @@ export function eventOutcome(attempts: readonly Attempt[], retries: number): Eve
       return outcome('failed', [answerOf(newest), noRetry(newest, retries)], time(newest.sent_at));
     case 'missed':
       return { kind: 'missed', label: h('span', { class: 'outcome-label' }, badge('missed'), ' (endpoint paused)'), when: h('span', { class: 'muted' }, 'not sent') };
+    case 'cancelled':
+      return outcome('cancelled', [CANCELLED_BECAUSE], h('span', { class: 'muted' }, 'not sent'));
     case 'scheduled':
       if (previous?.status === 'failed' && previous.next_attempt_at !== null) return outcome('retrying', retryOf(previous, newest.due_at), time(previous.sent_at));
       if (previous) return outcome('waiting', ['sent again by hand'], time(newest.due_at));

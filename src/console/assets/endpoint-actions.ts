@@ -1,10 +1,11 @@
 // What the Actions menu of an endpoint's page does: edit it, send a ping or a test event of any type,
-// pause or resume it, reveal or rotate its signing key, delete it. Each message says what really happened:
-// a ping or test event to a paused endpoint is not sent but kept as missed, as any event is.
+// pause or resume it, recover the deliveries that failed since a time (shared decisions §11), reveal or
+// rotate its signing key, delete it. Each message says what really happened: a ping or test event to a
+// paused endpoint is not sent but kept as missed, as any event is; a recovery says how many it sends.
 import { api } from './api.js';
-import type { Answer, Endpoint, Session, SigningKey } from './api-types.js';
+import type { Answer, Endpoint, Recovered, Session, SigningKey } from './api-types.js';
 import type { MenuAction } from './actions-menu.js';
-import { confirmAction, fill, h } from './dom.js';
+import { confirmAction, fill, h, localDateTime } from './dom.js';
 import { describedText } from './endpoint-form.js';
 import { askRotation, type SigningKeyPanel } from './signing-key.js';
 
@@ -73,6 +74,7 @@ export function endpointActions(page: EndpointPage): MenuAction[] {
         page.say(sentOrKept(endpoint, type === 'ping' ? 'A ping' : `A test ${type} event`));
       },
     },
+    ...(endpoint.status === 'active' ? [{ label: 'Recover failed deliveries since…', run: () => recover(page) }] : []),
     endpoint.status === 'paused'
       ? { label: 'Resume…', run: () => resume(page) }
       : {
@@ -117,4 +119,21 @@ async function resume(page: EndpointPage): Promise<void> {
   await api.post(`/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: redeliver.checked });
   await page.refresh();
   page.say(redeliver.checked ? 'The endpoint is active again; missed events are being redelivered.' : 'The endpoint is active again.');
+}
+
+/** How far back a recovery offers to reach at first: a day, the longest a failing endpoint goes on failing before it is paused. */
+const RECOVER_FROM_MS = 86_400_000;
+
+async function recover(page: EndpointPage): Promise<void> {
+  const endpoint = page.endpoint();
+  const since = h('input', { type: 'datetime-local', id: 'recover-since', required: true, value: localDateTime(new Date(Date.now() - RECOVER_FROM_MS).toISOString()) });
+  const field = h('div', { class: 'field' }, h('label', { for: since.id }, 'Failed since'), since);
+  const explained =
+    'Every event since then whose latest attempt failed or was missed, and that has no retry still to come, is sent again, oldest first, as one new attempt each.';
+  if (!(await confirmAction(`Recover failed deliveries to ${endpoint.url}?`, 'Recover', [field, explained], 'primary'))) return;
+  if (since.value === '') throw { detail: "Field 'since' must be a date and time" };
+  const answer = await api.post<Answer<Recovered>>(`/webhook-endpoints/${endpoint.id}/recover`, { since: new Date(since.value).toISOString() });
+  await page.refresh();
+  const { events } = answer.data;
+  page.say(events === 0 ? 'Nothing to recover: no event since then failed without a retry still to come.' : `${events} ${events === 1 ? 'event is' : 'events are'} being sent again, oldest first.`);
 }

@@ -9,8 +9,8 @@ import { actionForm, errorBox, fill, h, loading, localDateTime } from './dom.js'
 
 const FILTERS = ['action', 'actor_id', 'since', 'until'] as const;
 
-/** How each kind of event reads after its actor, given how its target is named. */
-const WORDS: Record<string, (target: string) => string> = {
+/** How each kind of event reads after its actor, given how its target is named (and how many things it covered). */
+const WORDS: Record<string, (target: string, count: number | null) => string> = {
   'organization.created': (target) => `created the organization ${target}`,
   'organization.updated': (target) => `changed the organization ${target}`,
   'admin.added': (target) => `made ${target} an admin of the organization`,
@@ -32,6 +32,7 @@ const WORDS: Record<string, (target: string) => string> = {
   'webhook_endpoint.pinged': (target) => `pinged the webhook endpoint ${target}`,
   'webhook_endpoint.signing_key_revealed': (target) => `revealed the signing key of ${target}`,
   'webhook_endpoint.signing_key_rotated': (target) => `rotated the signing key of ${target}`,
+  'webhook_endpoint.recovered': (target, count) => `recovered ${count ?? 'the'} failed ${count === 1 ? 'delivery' : 'deliveries'} of the webhook endpoint ${target}`,
   'delivery.resent': (target) => `sent the delivery ${target} again`,
   'guide.created': (target) => `created the guide ${target}`,
   'guide.updated': (target) => `changed the guide ${target}`,
@@ -45,7 +46,7 @@ const WORDS: Record<string, (target: string) => string> = {
 export function eventWords(event: AuditEvent): string {
   const { name, id } = event.target;
   const target = name !== null ? `'${name}'` : id !== null ? `${id.slice(0, 8)} (no longer there)` : '';
-  const words = (WORDS[event.action] ?? ((named: string) => `${event.action} ${named}`))(target).trim();
+  const words = (WORDS[event.action] ?? ((named: string) => `${event.action} ${named}`))(target, event.count).trim();
   return event.changed ? `${words}: ${event.changed.join(', ')}` : words;
 }
 

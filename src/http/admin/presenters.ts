@@ -111,6 +111,7 @@ export function presentAttempt(attempt: AttemptView) {
     sent_at: attempt.sent_at,
     due_at: attempt.due_at,
     next_attempt_at: attempt.next_attempt_at,
+    test: attempt.test,
   };
 }
 
@@ -144,5 +145,6 @@ export function presentAuditEvent(row: AuditEventView) {
     address: row.address,
     request_id: row.request_id,
     changed: row.changed === null ? null : row.changed.split(' '),
+    count: row.count,
   };
 }

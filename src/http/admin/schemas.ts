@@ -195,6 +195,7 @@ export const AuditEvent = Type.Object(
     address: Nullable(Type.String({ description: 'The client address the request came from' })),
     request_id: Nullable(Type.String({ description: "The request's X-Request-Id" })),
     changed: Nullable(Type.Array(Type.String(), { description: 'For a change, the names of the fields it set (never their values)' })),
+    count: Nullable(Type.Integer({ minimum: 0, description: 'How many things it covered: for `webhook_endpoint.recovered`, the events sent again; null for other actions' })),
   },
   { $id: 'AdminAuditEvent', additionalProperties: false },
 );

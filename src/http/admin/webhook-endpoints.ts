@@ -1,5 +1,6 @@
-// Webhook endpoints (decisions §7): create (with a ping), list, read, change, delete, reveal and rotate
-// the signing key, resume, and ping (or send a test event of any type) on demand.
+// Webhook endpoints (decisions §7): create (with a ping; the answer carries the signing key, shared
+// decisions §11), list, read, change, delete, reveal and rotate the signing key, pause, resume, recover what
+// failed since a time, and ping (or send a test event of any type) on demand.
 import { Type } from '@sinclair/typebox';
 import { homeOf } from '../../domain/teams.js';
 import {
@@ -15,11 +16,12 @@ import {
 } from '../../webhooks/endpoints.js';
 import { endpointHealth } from '../../webhooks/health.js';
 import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
+import { recoverEndpoint } from '../../webhooks/recovery.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentEndpointHealth } from './presenters.js';
 import { HomeQuery, IdParams } from './schemas.js';
 import { signingKeysAt, standardWebhooksSecret } from '../../webhooks/signing.js';
-import { EndpointChanges, NewEndpoint, PingRequest, Rotation, SigningKey } from './webhook-schemas.js';
+import { CreatedEndpoint, EndpointChanges, NewEndpoint, PingRequest, Recovered, Recovery, Rotation, SigningKey } from './webhook-schemas.js';
 
 const EndpointAnswer = Type.Object({ data: Type.Ref('AdminWebhookEndpoint') });
 const SigningKeyAnswer = Type.Object({ data: SigningKey });
@@ -49,6 +51,11 @@ function presentEndpoint(endpoint: Endpoint, now: Date) {
   };
 }
 
+/** A new endpoint, with its signing key in both forms: the registration's answer alone shows it (shared decisions §11). */
+function presentCreatedEndpoint(endpoint: Endpoint, now: Date) {
+  return { ...presentEndpoint(endpoint, now), ...keyForms(endpoint.signing_key) };
+}
+
 export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy, can, respond }) => {
   app.post(
     '/webhook-endpoints',
@@ -56,15 +63,16 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
       config: { sessions: true },
       schema: {
         operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint',
-        description: 'Registers an endpoint for a team or an organization; a ping is sent to it.',
+        description:
+          'Registers an endpoint for a team or an organization; a ping is sent to it. The answer carries the signing key in both forms, `signing_key` for `X-Service-Signature` and `standard_webhooks_secret` for `webhook-signature`: no read of the endpoint shows them again (the signing-key operation does). The ping is written with the endpoint and may reach the receiver before this answer reaches the caller: a receiver that cannot verify it yet and refuses it gets it again at the first retry, signed with the same key.',
         tags: TAGS,
         body: NewEndpoint,
-        response: respond(201, 'The endpoint', EndpointAnswer),
+        response: respond(201, 'The endpoint, with its signing key', Type.Object({ data: CreatedEndpoint })),
       },
     },
     async (request, reply) => {
       await can.home(request, request.body.home);
-      return reply.code(201).send({ data: presentEndpoint(await createEndpoint(ctx, endpointPolicy, request.body), ctx.clock.now()) });
+      return reply.code(201).send({ data: presentCreatedEndpoint(await createEndpoint(ctx, endpointPolicy, request.body), ctx.clock.now()) });
     },
   );
 
@@ -222,6 +230,27 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
     async (request) => {
       await can.endpoint(request, request.params.id);
       return { data: presentEndpoint(await resumeEndpoint(ctx, request.params.id, request.body.redeliver_missed ?? false), ctx.clock.now()) };
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/recover',
+    {
+      config: { sessions: true },
+      schema: {
+        operationId: 'recoverWebhookEndpoint', summary: 'Send again what failed since a time',
+        description:
+          'Sends again, oldest first, through the endpoint\'s queue, every event to the endpoint created since `since` whose latest attempt failed or was missed and that has no attempt still to come: one new attempt each, as a resend (no automatic retries of its own). 409 while the endpoint is paused; 400 for a `since` older than the attempts\' retention (WEBHOOK_ATTEMPTS_RETENTION_DAYS) or in the future.',
+        tags: TAGS,
+        params: IdParams,
+        body: Recovery,
+        response: respond(202, 'How many events are on their way again', Type.Object({ data: Recovered })),
+      },
+    },
+    async (request, reply) => {
+      await can.endpoint(request, request.params.id);
+      const events = await recoverEndpoint(ctx, request.params.id, new Date(request.body.since), endpointPolicy.attemptsRetentionMs);
+      return reply.code(202).send({ data: { events } });
     },
   );
 

@@ -12,11 +12,14 @@ const EventPick = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), {
   description: 'The events the endpoint receives; ping goes to every endpoint',
 });
 
+/** The two forms of an endpoint's signing key, each labelled by the header it verifies. */
 const KeyForms = {
-  signing_key: Type.String({ description: 'Keys the `X-Service-Signature` HMAC (its UTF-8 bytes) and the `webhook-signature` one' }),
+  signing_key: Type.String({
+    description: 'For `X-Service-Signature`: the HMAC-SHA256 key (its UTF-8 bytes) of that header. Standard Webhooks libraries do not take this form',
+  }),
   standard_webhooks_secret: Type.String({
     description:
-      'The same key in the form Standard Webhooks libraries take (`whsec_` and the base64 of the signing key\'s UTF-8 bytes): ' +
+      'For `webhook-signature` (Standard Webhooks): the same key in the form its libraries take (`whsec_` and the base64 of the signing key\'s UTF-8 bytes); ' +
       '`new Webhook(secret).verify(body, headers)` checks `webhook-signature` and `webhook-timestamp`',
   }),
 };
@@ -72,7 +75,7 @@ export const Rotation = Type.Object(
   { additionalProperties: false },
 );
 
-export const ATTEMPT_STATUSES = ['scheduled', 'sending', 'delivered', 'failed', 'missed'] as const;
+export const ATTEMPT_STATUSES = ['scheduled', 'sending', 'delivered', 'failed', 'missed', 'cancelled'] as const;
 
 export const Endpoint = Type.Object(
   {
@@ -97,6 +100,31 @@ export const Endpoint = Type.Object(
   { $id: 'AdminWebhookEndpoint', additionalProperties: false },
 );
 
+/**
+ * The answer to a registration: the endpoint, and its signing key in both forms, which no other read of
+ * the endpoint shows (the signing-key operation reveals it again). Inline, not a named schema of its own.
+ */
+export const CreatedEndpoint = Type.Object(
+  { ...Endpoint.properties, ...KeyForms },
+  { additionalProperties: false, description: 'The new endpoint, with its signing key in both forms: shown here, and by the signing-key operation, never by a read of the endpoint' },
+);
+
+/** What POST /webhook-endpoints/{id}/recover takes: the moment from which to send again what failed or was missed. */
+export const Recovery = Type.Object(
+  {
+    since: Timestamp({
+      description:
+        'Events to the endpoint created at or after this time are sent again when their latest attempt failed or was missed and no attempt of them is still to come; within the attempts\' retention (WEBHOOK_ATTEMPTS_RETENTION_DAYS, 30 days by default), not in the future',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const Recovered = Type.Object(
+  { events: Type.Integer({ minimum: 0, description: 'How many events are sent again, each as one new attempt (0: nothing to recover)' }) },
+  { additionalProperties: false },
+);
+
 export const NewEndpoint = Type.Object(
   { home: Home, url: WebUrl(), events: EventPick, description: Type.Optional(Nullable(Text({ maxLength: 500 }))) },
   { additionalProperties: false },
@@ -114,7 +142,10 @@ export const Attempt = Type.Object(
     event_id: Uuid(),
     event_type: StringEnum(EVENT_TYPES),
     attempt_number: Type.Integer({ minimum: 1 }),
-    status: StringEnum(ATTEMPT_STATUSES),
+    status: StringEnum(ATTEMPT_STATUSES, {
+      description:
+        '`cancelled`: never sent, because another attempt of its event to this endpoint was delivered first (a delivered event is settled)',
+    }),
     request_headers: Nullable(Type.Object({}, { additionalProperties: Type.String(), description: 'Null until the attempt is sent' })),
     request_body: Type.String({ description: 'The exact body bytes, the same for every attempt of the event' }),
     response_status: Nullable(Type.Integer()),
@@ -125,6 +156,7 @@ export const Attempt = Type.Object(
     sent_at: Nullable(Timestamp()),
     due_at: Timestamp({ description: 'When the attempt is (or was) due to be sent' }),
     next_attempt_at: Nullable(Timestamp({ description: 'When the retry that follows this failed attempt is due' })),
+    test: Type.Boolean({ description: 'Its event is a test (a ping, or a test event of another type), sent with `X-Service-Test: true`' }),
   },
   { $id: 'AdminDeliveryAttempt', additionalProperties: false },
 );

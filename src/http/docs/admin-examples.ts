@@ -584,7 +584,9 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "paused_at": null,
         "old_signing_key_ends_at": null,
         "created_at": "2026-11-28T00:59:44.007Z",
-        "updated_at": "2026-11-28T00:59:44.007Z"
+        "updated_at": "2026-11-28T00:59:44.007Z",
+        "signing_key": "whsec_…",
+        "standard_webhooks_secret": "whsec_…"
       }
     }
   },
@@ -723,7 +725,8 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
             "x-service-signature": "sha256=dc404873e9497441fd06e9df3b0e5f48de3334a1dd363e822d70db5917c57f7b",
             "webhook-id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
             "webhook-timestamp": "1795827584",
-            "webhook-signature": "v1,LDXoo/KPdOQzdZknpptjIzTlzwrzyrhrajQeZ23B9Wk= v1,XYGgG0zk4tKQnRDr8iSgztIr+r2GceJH59yU9BWtjZI="
+            "webhook-signature": "v1,LDXoo/KPdOQzdZknpptjIzTlzwrzyrhrajQeZ23B9Wk= v1,XYGgG0zk4tKQnRDr8iSgztIr+r2GceJH59yU9BWtjZI=",
+            "x-service-test": "true"
           },
           "request_body": "{\"id\":\"cf7f01b8-d309-4975-9bad-3d60a0d80f1a\",\"created_at\":\"2026-11-28T00:59:44.054Z\",\"team_id\":\"73ffe11d-e80b-461e-ae3f-07378da95e6f\",\"organization_id\":\"6779305b-c20c-47fd-832b-e692cf426119\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:45955/hook is set up to receive events.\"}}",
           "response_status": 200,
@@ -733,7 +736,8 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           "created_at": "2026-11-28T00:59:44.054Z",
           "sent_at": "2026-11-28T00:59:44.071Z",
           "due_at": "2026-11-28T00:59:44.054Z",
-          "next_attempt_at": null
+          "next_attempt_at": null,
+          "test": true
         }
       ],
       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0NC4wNTRafGJiMDY2YmQyLWEwZDctNDQ0Zi1hM2VjLThkMGU4ZTExMmFhYw.ioJVK0sHaJ4AXTJ1K3NxwA"
@@ -759,7 +763,8 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
         "created_at": "2026-11-28T00:59:44.093Z",
         "sent_at": null,
         "due_at": "2026-11-28T00:59:44.093Z",
-        "next_attempt_at": null
+        "next_attempt_at": null,
+        "test": true
       }
     }
   },
@@ -955,6 +960,18 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
       }
     }
   },
+  "recoverWebhookEndpoint": {
+    "request": "/webhook-endpoints/646c01fb-3c54-43d1-822d-53e8dfbb1736/recover",
+    "requestBody": {
+      "since": "2026-11-28T00:59:44.007Z"
+    },
+    "status": 202,
+    "body": {
+      "data": {
+        "events": 0
+      }
+    }
+  },
   "deleteWebhookEndpoint": {
     "request": "/webhook-endpoints/656c57a4-8e9b-437d-9b3f-cf872779d116",
     "status": 204,
@@ -992,7 +1009,8 @@ export const ADMIN_EXAMPLES: Record<string, RecordedExample> = {
           },
           "address": "127.0.0.1",
           "request_id": "a41a78ea-bdb0-421a-88c9-ecc078c5f215",
-          "changed": null
+          "changed": null,
+          "count": null
         }
       ],
       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0NC4xNzBafGQ3OTQyOTQ5LTY4YTUtNDdlZi05ZDg4LTc4NjhiMDRlN2U3Yw.4MMD4YqOUtTF50Z71Rih4g"

@@ -31,11 +31,13 @@ keyed with the same key bytes, which the endpoint's <code>standard_webhooks_secr
 them, separated by a space (<code>v1,&lt;new&gt; v1,&lt;old&gt;</code>).</td></tr>
 </tbody></table>
 <p>The other headers: <code>Content-Type: application/json</code>, <code>User-Agent: Service-Webhooks/1</code>,
-<code>X-Service-Event</code> (the event's <code>type</code>) and <code>X-Service-Delivery</code> (new for every attempt).</p>
+<code>X-Service-Event</code> (the event's <code>type</code>) and <code>X-Service-Delivery</code> (new for every attempt); and on
+every attempt of a test event (a ping, or a test event of any type an admin sent) <code>X-Service-Test: true</code>, which
+real events never carry.</p>
 
 <h2 id="keys">The keys</h2>
-<p>Each endpoint has one signing key, revealed to the admins of its team or organization (the console's Webhooks page, Actions,
-Reveal signing key; or the management API) in two forms:</p>
+<p>Each endpoint has one signing key, answered with the endpoint when it is registered and revealed to the admins of its team or
+organization (the console's Webhooks page, Actions, Reveal signing key; or the management API) in two forms:</p>
 <ul>
 <li><code>standard_webhooks_secret</code> (<code>whsec_</code> and the base64 of the key's bytes): the key for
 <code>webhook-signature</code>, the form Standard Webhooks libraries and the verifiers below take; they base64-decode what follows
@@ -46,6 +48,8 @@ Reveal signing key; or the management API) in two forms:</p>
 verifiers below and the SDK say instead that it looks like the <code>X-Service-Signature</code> key.</p>
 ${code(`curl -H "Authorization: Bearer $ADMIN" ${admin}/webhook-endpoints/<id>/signing-key
 # {"data":{"signing_key":"whsec_…","standard_webhooks_secret":"whsec_…","old_key":null}}`)}
+<p>The ping sent when an endpoint is registered may arrive before whoever registered it has stored the key from the answer: a
+receiver that refuses what it cannot verify gets it again at the first retry, about ten seconds later, signed with the same key.</p>
 
 <h2 id="replays">Replay protection</h2>
 <p>Refuse a delivery whose <code>webhook-timestamp</code> is more than <strong>5 minutes</strong> older or newer than your clock:

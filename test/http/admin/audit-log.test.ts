@@ -9,6 +9,7 @@ import { actingAs, actorFor, recordAudit } from '../../../src/domain/audit.js';
 import { transact } from '../../../src/domain/context.js';
 import { asSession, type ConsoleSession, consolePost, signIn } from '../../console/sessions.js';
 import { ADMIN_TOKEN, createGuide, useTestService } from '../../support/service.js';
+import { eventually } from '../../support/waiting.js';
 import { createUser, expectProblem } from './helpers.js';
 
 const t = useTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
@@ -23,6 +24,7 @@ interface AuditEvent {
   address: string | null;
   request_id: string | null;
   changed: string[] | null;
+  count?: number | null;
 }
 
 const OPERATOR_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -155,6 +157,17 @@ const WRITES: Record<string, () => Promise<{ requestId: string; expected: Partia
     const { requestId } = await operatorCall('POST', `/webhook-endpoints/${endpoint.id}/resume`, { redeliver_missed: false });
     return { requestId, expected: { action: 'webhook_endpoint.resumed', target: { type: 'webhook_endpoint', id: endpoint.id }, home: { type: 'team', id: team.id } } };
   },
+  recoverWebhookEndpoint: async () => {
+    // An endpoint whose ping failed and whose retry was missed while it was paused: recover sends it again.
+    const since = t.clock.now().toISOString();
+    const made = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/recovered', events: ['guide.created'] });
+    await eventually('the ping to fail', async () => (await t.admin('GET', `/webhook-endpoints/${made.id}/deliveries?status=failed`)).length > 0);
+    await t.admin('POST', `/webhook-endpoints/${made.id}/pause`);
+    await t.admin('POST', `/webhook-endpoints/${made.id}/resume`);
+    const { requestId, data } = await operatorCall('POST', `/webhook-endpoints/${made.id}/recover`, { since });
+    expect(data).toEqual({ events: 1 });
+    return { requestId, expected: { action: 'webhook_endpoint.recovered', target: { type: 'webhook_endpoint', id: made.id }, home: { type: 'team', id: team.id }, count: 1 } };
+  },
   pingWebhookEndpoint: async () => {
     const { requestId } = await operatorCall('POST', `/webhook-endpoints/${endpoint.id}/ping`);
     return { requestId, expected: { action: 'webhook_endpoint.pinged', target: { type: 'webhook_endpoint', id: endpoint.id }, home: { type: 'team', id: team.id } } };
@@ -189,7 +202,7 @@ describe('every management write records one audit event', () => {
     for (const [operation, write] of Object.entries(WRITES)) {
       const { requestId, expected } = await write();
       const [event] = await newest();
-      expect(event, operation).toMatchObject({ actor: { type: 'operator', id: null }, address: '198.51.100.7', request_id: requestId, changed: null, ...expected });
+      expect(event, operation).toMatchObject({ actor: { type: 'operator', id: null }, address: '198.51.100.7', request_id: requestId, changed: null, count: null, ...expected });
       expect(event!.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
   });
