@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { MIXED_TRAFFIC, type MixedTraffic, type Mode, type NoisyShape } from './results.js';
 
-export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint', 'audit'] as const;
+export const SCENARIO_GROUPS = ['list', 'deep', 'search', 'detail', 'members', 'webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint', 'audit', 'idempotency'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 export interface BenchOptions {

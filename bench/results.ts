@@ -287,6 +287,8 @@ export interface BenchResults {
   footprint?: FootprintResult;
   /** What recording an audit event adds to a management write (issue 33); absent from results written before it existed. */
   audit?: AuditStoreResult[];
+  /** What an Idempotency-Key adds to a management write (issue 42); absent from results written before it existed. */
+  idempotency?: IdempotencyStoreResult[];
   /** What did not run or ran wrong, in words. */
   problems: string[];
 }
@@ -365,6 +367,17 @@ export interface AuditStoreResult {
   pathUs: number;
   /** pathUs / (pathUs - (withUs - withoutUs)): what the event adds to the write path. */
   pathRatio: number;
+}
+
+/** One store's cost of an Idempotency-Key (bench/idempotency/idempotency-bench.ts). */
+export interface IdempotencyStoreResult {
+  store: 'sqlite' | 'postgres';
+  writes: number;
+  /** Mean time of one POST /admin/v1/guides through the HTTP stack, without and with a key, in µs. */
+  withoutUs: number;
+  withUs: number;
+  /** withUs / withoutUs. */
+  ratio: number;
 }
 
 export interface FootprintResult {

@@ -6,6 +6,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMachine, gitState } from './machine.js';
 import { runAuditBench } from './audit/audit-bench.js';
+import { runIdempotencyBench } from './idempotency/idempotency-bench.js';
 import { runBackupBench } from './backup/backup-bench.js';
 import { runFeedBench } from './feed/feed-bench.js';
 import { runFootprintBench } from './footprint/footprint-bench.js';
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
 
 /** The benchmarks the options ask for, in turn; PostgreSQL and Redis start when one first needs them. */
 async function runBenchmarks(options: BenchOptions, results: BenchResults, benchServers: () => BenchServers): Promise<void> {
-  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint', 'audit'].includes(group));
+  const readGroups = [...options.groups].filter((group) => !['webhooks', 'noisy', 'mixed', 'flood', 'feed', 'backup', 'footprint', 'audit', 'idempotency'].includes(group));
   let backupDone = false;
   const backup = async (store: LoadedStore | null) => {
     backupDone = true;
@@ -151,6 +152,16 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
       results.audit = await runAuditBench({ rounds: options.mode === 'quick' ? 10 : 40, postgresUrl }, log);
     } catch (error) {
       results.problems.push(`the audit benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  if (options.groups.has('idempotency')) {
+    log('what an Idempotency-Key adds to a management write');
+    try {
+      const postgresUrl = options.webhookStores.includes('postgres') ? await benchServers().newDatabase() : undefined;
+      results.idempotency = await runIdempotencyBench({ rounds: options.mode === 'quick' ? 10 : 40, postgresUrl }, log);
+    } catch (error) {
+      results.problems.push(`the idempotency benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

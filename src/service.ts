@@ -21,6 +21,7 @@ import { buildApp } from './http/app.js';
 import type { NextTurn } from './http/request-turns.js';
 import { loggedRequest } from './http/logged-request.js';
 import { secretScrubber } from './http/secret-shapes.js';
+import { currentRequestTransaction } from './domain/request-transaction.js';
 import { openRateLimit } from './http/rate-limit-store.js';
 import type { TypeBoxApp } from './http/typebox-app.js';
 import { Mailer } from './mail/mailer.js';
@@ -139,8 +140,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     // Requests waiting on the events feed are woken by the same signals as the workers (see below).
     const eventFeed = config.role !== 'worker' ? new EventFeedSignal(() => newestEventSeq(store.db)) : undefined;
+    let db = store.db.withPlugin(changeWatch);
     const ctx: DomainContext = {
-      db: store.db.withPlugin(changeWatch),
+      // Inside a request that keeps one transaction for all its writes, once it has begun, every query
+      // runs in it (request-transaction.ts): it reads what the request wrote, and on the embedded store's
+      // one connection it does not wait behind its own transaction.
+      get db() {
+        return currentRequestTransaction()?.open ?? db;
+      },
+      // A test may put a plugin in front (a query counter): the request's transaction still comes first.
+      set db(replaced) {
+        db = replaced;
+      },
       readCache,
       eventFeed,
       dialect: store.dialect,

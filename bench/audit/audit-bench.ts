@@ -17,6 +17,7 @@ import { updateGuide, createGuide } from '../../src/domain/guides/guide-writes.j
 import { createOrganization } from '../../src/domain/organizations.js';
 import { createTeam } from '../../src/domain/teams.js';
 import { createService } from '../../src/service.js';
+import { onEachStore } from '../write-cost-stores.js';
 import type { AuditStoreResult } from '../results.js';
 
 
@@ -77,14 +78,7 @@ async function measure(databaseUrl: string, store: AuditStoreResult['store'], ro
 }
 
 export async function runAuditBench(options: { rounds: number; postgresUrl?: string }, log: (line: string) => void): Promise<AuditStoreResult[]> {
-  const results: AuditStoreResult[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'audit-bench-store-'));
-  try {
-    results.push(await measure(`file:${join(dir, 'service.db')}`, 'sqlite', options.rounds));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  if (options.postgresUrl) results.push(await measure(options.postgresUrl, 'postgres', options.rounds));
+  const results = await onEachStore(options.postgresUrl, (databaseUrl, store) => measure(databaseUrl, store, options.rounds));
   for (const result of results) {
     log(
       `  ${result.store}: a guide edit ${result.withoutUs.toFixed(0)} µs, with its audit event ${result.withUs.toFixed(0)} µs (${result.ratio.toFixed(3)}×); ` +

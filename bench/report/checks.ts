@@ -124,6 +124,9 @@ export function checks(results: BenchResults): Check[] {
   for (const audit of results.audit ?? []) {
     out.push({ what: `audit (${storeName(audit.store)}): a management write with its audit event / without, on the write path`, measured: audit.pathRatio, unit: 'ratio', target: '≤ 1.1', pass: audit.pathRatio <= 1.1 });
   }
+  for (const keyed of results.idempotency ?? []) {
+    out.push({ what: `idempotency (${storeName(keyed.store)}): a management write with an Idempotency-Key / without`, measured: keyed.ratio, unit: 'ratio', target: '≤ 1.1', pass: keyed.ratio <= 1.1 });
+  }
   const servicePeaks = results.processPeaks.filter((peak) => peak.target === 'service' || peak.target === 'serviceNoCache').map((peak) => peak.peakMb);
   for (const w of results.webhooks) servicePeaks.push(w.hwmMb);
   if (servicePeaks.length > 0) {

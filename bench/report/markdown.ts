@@ -3,6 +3,7 @@
 // takes the results and the hand-written CHANGES text and answers the document.
 import {
   type AuditStoreResult,
+  type IdempotencyStoreResult,
   type BackupBenchResult,
   type BackupMethod,
   type BackupRun,
@@ -113,6 +114,7 @@ function runSection(results: BenchResults, heading: string): string[] {
   if (results.backup) lines.push(...backupSection(results.backup));
   if (results.footprint && results.footprint.stores.length > 0) lines.push(...footprintSection(results.footprint));
   if (results.audit && results.audit.length > 0) lines.push(...auditSection(results.audit));
+  if (results.idempotency && results.idempotency.length > 0) lines.push(...idempotencySection(results.idempotency));
   lines.push('### Peak memory per server (VmHWM over a whole pass, warm-ups included)', '', '| guides | ' + TARGETS.map((target) => TARGET_LABELS[target]).join(' | ') + ' |', '|---|' + TARGETS.map(() => '---:').join('|') + '|');
   for (const guides of sizes) {
     const row = TARGETS.map((target) => fixed(results.processPeaks.find((peak) => peak.guides === guides && peak.target === target)?.peakMb, 0));
@@ -347,6 +349,18 @@ function auditSection(stores: readonly AuditStoreResult[]): string[] {
     `${count(stores[0]!.writes)} edits of one guide's title each way, in alternating blocks of 50, in one process (\`bench/audit/audit-bench.ts\`). ` +
       "At the domain: the management API's own write function, with its guide.updated window and read-cache notice, without and with an acting scope (which records the event in the write's transaction). " +
       'The write path: the same edit as `PATCH /admin/v1/guides/{id}` through Fastify (routing, admission, validation, the answer), which always records the event; today\'s path is that less the difference at the domain.',
+    '',
+  );
+  return lines;
+}
+
+function idempotencySection(stores: readonly IdempotencyStoreResult[]): string[] {
+  const lines = ['### What an Idempotency-Key adds to a management write', '', '| store | POST /admin/v1/guides | with an Idempotency-Key | ratio |', '|---|---:|---:|---:|'];
+  for (const s of stores) lines.push(`| ${storeName(s.store)} | ${whole(s.withoutUs)} µs | ${whole(s.withUs)} µs | ${fixed(s.ratio, 3)} |`);
+  lines.push(
+    '',
+    `${count(stores[0]!.writes)} guides made each way through the HTTP stack, in alternating blocks of 50, in one process (\`bench/idempotency/idempotency-bench.ts\`). ` +
+      'With a key, the request looks its key up before the write, keeps its answer in the write\'s transaction, and commits only once the answer is rendered.',
     '',
   );
   return lines;

@@ -25,6 +25,7 @@ import { auditEvents } from './migrations/0016_audit_events.js';
 import { signingKeyOverlap } from './migrations/0017_signing_key_overlap.js';
 import { guideTitleWords } from './migrations/0018_guide_title_words.js';
 import { testEvents } from './migrations/0019_test_events.js';
+import { idempotencyKeys } from './migrations/0020_idempotency_keys.js';
 import { auditCounts } from './migrations/0021_audit_counts.js';
 
 function migrationList(store: Store): Record<string, Migration> {
@@ -47,6 +48,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0017_signing_key_overlap': signingKeyOverlap(store.dialect),
     '0018_guide_title_words': guideTitleWords(store.dialect),
     '0019_test_events': testEvents,
+    '0020_idempotency_keys': idempotencyKeys(store.dialect),
     '0021_audit_counts': auditCounts,
   };
 }

@@ -235,8 +235,8 @@ export interface MailOutboxTable {
 export interface AuditEventsTable {
   id: string;
   created_at: string;
-  actor_type: 'person' | 'operator';
-  /** The person's user id; null for the operator. */
+  actor_type: 'person' | 'operator' | 'api_key';
+  /** The person's user id, or the management key's id; null for the operator. */
   actor_id: string | null;
   action: string;
   target_type: string;
@@ -289,6 +289,20 @@ export interface ConsoleSessionsTable {
   expires_at: string;
 }
 
+/** The first answer to a write that carried an Idempotency-Key (shared decisions §11). */
+export interface IdempotencyKeysTable {
+  /** Whose key it is: `operator`, `person:<user id>` or `api_key:<key id>`. */
+  credential: string;
+  key: string;
+  /** A hash of the request's method, path and body: a repeat must match it. */
+  fingerprint: string;
+  status: number;
+  content_type: string | null;
+  location: string | null;
+  body: string;
+  created_at: string;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   organizations: OrganizationsTable;
@@ -309,5 +323,6 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   store_probes: StoreProbesTable;
   audit_events: AuditEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 

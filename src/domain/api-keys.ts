@@ -15,8 +15,13 @@ import { dependsOn, tag, touched } from './read-dependencies.js';
 import { type Home, findTeam, homeOf, requireTeam } from './teams.js';
 import { API_KEY_COLUMNS } from '../db/columns.js';
 
-export type Scope = 'guides:read' | 'teams:read' | 'members:read';
-export const SCOPES: readonly Scope[] = ['guides:read', 'teams:read', 'members:read'];
+/**
+ * What a key may do: the reads of v1, and `webhooks:manage`, the webhook-endpoint and delivery
+ * operations of the management API for the key's home (shared decisions §11).
+ */
+export type Scope = 'guides:read' | 'teams:read' | 'members:read' | 'webhooks:manage';
+export const SCOPES: readonly Scope[] = ['guides:read', 'teams:read', 'members:read', 'webhooks:manage'];
+export const MANAGE_WEBHOOKS: Scope = 'webhooks:manage';
 
 export interface ApiKey {
   id: string;

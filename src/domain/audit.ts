@@ -15,7 +15,8 @@ import { newId } from './ids.js';
 import { afterPosition, type KeysetPosition, pageOf, rowsToRead } from './keyset-cursor.js';
 import type { Home } from './teams.js';
 
-export type AuditActor = { type: 'person'; id: string } | { type: 'operator'; id: null };
+/** Who acts: a signed-in person, the operator, or a management key (shared decisions §11). */
+export type AuditActor = { type: 'person'; id: string } | { type: 'operator'; id: null } | { type: 'api_key'; id: string };
 
 /** The actor a signed-in person (their user id) or the operator (null) is. */
 export function actorFor(userId: string | null): AuditActor {
@@ -146,7 +147,7 @@ function reachCondition(reach: AuditReach): (eb: ExpressionBuilder<{ a: AuditEve
 
 /** An audit event as read: its row, with the names of its actor and target as they are now. */
 export interface AuditEventView extends AuditEventsTable {
-  /** The person's name (or e-mail address) now; null for the operator and for a person erased since. */
+  /** The person's name (or e-mail address), or the key's name, now; null for the operator and for a person erased since. */
   actor_name: string | null;
   /** What the target is called now (a key's or team's name, an endpoint's URL without its query, a guide's title); null once it is gone. */
   target_name: string | null;
@@ -166,7 +167,8 @@ export async function auditPage(
 ): Promise<{ rows: AuditEventView[]; next: KeysetPosition | null }> {
   let query = ctx.db
     .selectFrom('audit_events as a')
-    .leftJoin('users as actor', 'actor.id', 'a.actor_id')
+    .leftJoin('users as actor', (join) => join.on('a.actor_type', '=', 'person').onRef('actor.id', '=', 'a.actor_id'))
+    .leftJoin('api_keys as ak', (join) => join.on('a.actor_type', '=', 'api_key').onRef('ak.id', '=', 'a.actor_id'))
     .leftJoin('users as tu', (join) => join.on('a.target_type', '=', 'user').onRef('tu.id', '=', 'a.target_id'))
     .leftJoin('api_keys as tk', (join) => join.on('a.target_type', '=', 'api_key').onRef('tk.id', '=', 'a.target_id'))
     .leftJoin('webhook_endpoints as te', (join) => join.on('a.target_type', '=', 'webhook_endpoint').onRef('te.id', '=', 'a.target_id'))
@@ -190,7 +192,7 @@ export async function auditPage(
       'a.count',
     ])
     .select((eb) => [
-      eb.fn.coalesce('actor.name', 'actor.email').as('actor_name'),
+      eb.fn.coalesce('actor.name', 'actor.email', 'ak.name').as('actor_name'),
       eb.fn.coalesce('tu.name', 'tu.email', 'tk.name', 'te.url', eb.fn.coalesce('tt.name', 'to.name', 'tg.title')).as('target_name'),
     ])
     .where(reachCondition(reach));

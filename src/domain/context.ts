@@ -6,7 +6,8 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { EventFeedSignal } from './event-feed-signal.js';
 import type { ReadCache } from './read-cache.js';
-import { type Changes, encodeChanges, NO_CACHE_ORIGIN, startWriting } from './read-dependencies.js';
+import { type Changes, encodeChanges, NO_CACHE_ORIGIN, startWriting, type Writing } from './read-dependencies.js';
+import { currentRequestTransaction } from './request-transaction.js';
 
 export interface DomainSettings {
   /** `guide.url` in events is `${appUrl}/guides/{id}`. */
@@ -125,24 +126,41 @@ async function notify(ctx: DomainContext, executor: Executor, notices: readonly 
  * Runs a write and its events in one transaction, then wakes the worker of this process; a transaction
  * that scheduled delivery work also notifies the workers of other processes. What the transaction
  * changed for the read-only API's answers (read-dependencies.ts) is announced to other processes with
- * the commit and dropped from this process's cache once it has committed.
+ * the commit and dropped from this process's cache once it has committed. Inside a request that keeps
+ * one transaction for all its writes (request-transaction.ts), the write joins it, and what follows its
+ * commit waits for that one.
  */
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const request = currentRequestTransaction();
+  if (request) {
+    const writing = startWriting(await request.join());
+    const { value, changes, upkeep } = await writeIn(ctx, writing, writing.db as Transaction<Database>, work);
+    request.onCommit(() => committed(ctx, changes, upkeep));
+    return value;
+  }
   const writing = startWriting(ctx.db);
-  const { value, changes, upkeep } = await writing.db.transaction().execute(async (trx) => {
-    writing.begin(trx);
-    const last: (() => Promise<unknown>)[] = [];
-    lastWrites.set(trx, last);
-    const done = await work(trx);
-    const changed = writing.changes();
-    const workers: [string, string][] = outboxChanges.has(trx) ? [[OUTBOX_CHANNEL, leftUpkeepWork(trx) ? UPKEEP_NOTICE : '']] : [];
-    await notify(ctx, trx, [...workers, ...(changed === null ? [] : readCacheNotices(ctx, changed))]);
-    // Last, as asked: what they write is no answer of the read-only API's, and they mark the outbox as
-    // they ask (writeLast).
-    for (const write of last) await write();
-    return { value: done, changes: changed, upkeep: leftUpkeepWork(trx) };
-  });
+  const { value, changes, upkeep } = await writing.db.transaction().execute((trx) => writeIn(ctx, writing, trx, work));
+  committed(ctx, changes, upkeep);
+  return value;
+}
+
+/** The write, its notifications and the writes asked to come last, in `trx`. */
+async function writeIn<T>(ctx: DomainContext, writing: Writing, trx: Transaction<Database>, work: (trx: Transaction<Database>) => Promise<T>) {
+  writing.begin(trx);
+  const last: (() => Promise<unknown>)[] = [];
+  lastWrites.set(trx, last);
+  const done = await work(trx);
+  const changed = writing.changes();
+  const workers: [string, string][] = outboxChanges.has(trx) ? [[OUTBOX_CHANNEL, leftUpkeepWork(trx) ? UPKEEP_NOTICE : '']] : [];
+  await notify(ctx, trx, [...workers, ...(changed === null ? [] : readCacheNotices(ctx, changed))]);
+  // Last, as asked: what they write is no answer of the read-only API's, and they mark the outbox as
+  // they ask (writeLast).
+  for (const write of last) await write();
+  return { value: done, changes: changed, upkeep: leftUpkeepWork(trx) };
+}
+
+/** What follows a commit in this process: cached answers it changed dropped, the loops woken. */
+function committed(ctx: DomainContext, changes: Changes | null, upkeep: boolean): void {
   if (changes !== null) ctx.readCache?.invalidate(changes);
   wakeAfterCommit(ctx, upkeep);
-  return value;
 }

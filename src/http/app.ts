@@ -130,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     rateLimit: options.rateLimit,
     publicUrl,
     endpointPolicy: options.endpointPolicy,
+    onStoreFault,
   });
   await app.register(docsPlugin, { document: v1Document, publicUrl, perMinute: options.rateLimit.limit });
   await app.register(consolePlugin, {

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'forbidden'
   | 'conflict'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
   | 'limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -106,6 +108,19 @@ export const ERROR_CATALOGUE: Record<ErrorCode, ErrorEntry> = {
     status: 409,
     title: 'Conflict',
     meaning: 'Management API only: the change conflicts with the current state (a taken permalink or e-mail, a guide that is not processing).',
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    title: 'Idempotency key in use',
+    meaning:
+      'Management API: a request with this `Idempotency-Key` is still being answered (a retry sent before the first one came back). Wait `Retry-After` seconds and send it again: it then gets the first answer.',
+    rateHeaders: false,
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key reused',
+    meaning:
+      'Management API: this `Idempotency-Key` was used in the last 24 hours for a request with another method, path or body. A key stands for one request: make a new key for a new request.',
   },
   limit_reached: {
     status: 409,

@@ -2,6 +2,7 @@
 // generated from the route schemas of the plugin it is registered in, so it cannot drift from the code.
 import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { LICENSE } from './release.js';
 import { NOT_ALWAYS } from './schemas/responses.js';
 
 type OpenApiInfo = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>>;
@@ -49,8 +50,7 @@ function addExamples(document: any, examples: Record<string, RecordedExample>): 
 
 export async function registerOpenApiDocument(app: FastifyInstance, openapi: OpenApiInfo, examples: Record<string, RecordedExample> = {}): Promise<void> {
   await app.register(fastifySwagger, {
-    // Whoever runs the service answers for it (no public license to name: redocly.yaml).
-    openapi: { openapi: '3.1.0', ...openapi, info: { contact: { name: 'API support' }, ...openapi.info } as OpenApiInfo['info'] },
+    openapi: { openapi: '3.1.0', ...openapi, info: { contact: { name: 'API support' }, license: LICENSE, ...openapi.info } as OpenApiInfo['info'] },
     hideUntagged: true,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documentObject) =>

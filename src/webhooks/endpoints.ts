@@ -194,7 +194,7 @@ export async function updateEndpoint(ctx: DomainContext, policy: EndpointPolicy,
 }
 
 export async function deleteEndpoint(ctx: DomainContext, id: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx, async (trx) => {
     await lockQueues(trx, [id]);
     const deleted = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).returning(['home_type', 'home_id']).executeTakeFirst();
     if (!deleted) throw new NotFoundError('Webhook endpoint');

@@ -6,6 +6,7 @@
 // minute at most.
 import type { FastifyBaseLogger } from 'fastify';
 import { pruneAudit } from '../domain/audit.js';
+import { pruneIdempotencyKeys } from '../domain/idempotency.js';
 import type { DomainContext } from '../domain/context.js';
 import { closeDueWindows, nextWindowClose } from '../domain/guides/guide-update-windows.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -57,6 +58,7 @@ export class WebhookMaintenance extends WakeableLoop {
       await this.attempt('pausing failing endpoints', () => pauseLongFailingEndpoints(this.ctx, this.options.pauseAfterMs));
       await this.attempt('pruning old deliveries', () => pruneOldDeliveries(this.ctx, this.options.eventsRetentionMs, this.options.attemptsRetentionMs));
       await this.attempt('pruning the audit log', () => pruneAudit(this.ctx, this.options.auditRetentionMs ?? AUDIT_RETENTION_MS));
+      await this.attempt('pruning idempotency keys', () => pruneIdempotencyKeys(this.ctx));
       await this.attempt('forgetting replaced signing keys', () => forgetEndedOldKeys(this.ctx, new Date(now)));
     }
     this.sendMail();

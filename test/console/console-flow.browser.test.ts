@@ -149,7 +149,7 @@ describe('a team admin in the console', () => {
   it("reveals the signing key on the endpoint's page, rotates it after confirming, and deliveries are signed with the new key", async () => {
     await openMenu();
     await page.getByRole('button', { name: 'Reveal signing key' }).click();
-    const keyField = page.getByRole('textbox', { name: 'Signing key', exact: true });
+    const keyField = page.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true });
     await keyField.waitFor();
     const oldKey = await keyField.inputValue();
     expect(signatureOfLastPing()).toBe(signature(oldKey, lastOfType('ping')!.body));
@@ -161,9 +161,9 @@ describe('a team admin in the console', () => {
     expect(await page.getByRole('dialog').getByLabel('Keep the old key signing for').inputValue()).toBe('24');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
-    const overlapping = await page.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue();
+    const overlapping = await page.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).inputValue();
     expect(overlapping).not.toBe(oldKey);
-    expect(await page.getByRole('textbox', { name: 'Old signing key', exact: true }).inputValue()).toBe(oldKey);
+    expect(await page.getByRole('textbox', { name: 'Old signing key (X-Service-Signature)', exact: true }).inputValue()).toBe(oldKey);
     await page.getByText('The old signing key still signs beside the new one until').waitFor();
     await screenshot(page, '05-signing-key');
 
@@ -173,10 +173,10 @@ describe('a team admin in the console', () => {
     await page.getByRole('dialog').getByLabel('Keep the old key signing for').selectOption('0');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await eventually('the new key without an old one', async () => {
-      const shown = await page.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue();
-      return shown !== overlapping && (await page.getByRole('textbox', { name: 'Old signing key', exact: true }).count()) === 0 ? true : undefined;
+      const shown = await page.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).inputValue();
+      return shown !== overlapping && (await page.getByRole('textbox', { name: 'Old signing key (X-Service-Signature)', exact: true }).count()) === 0 ? true : undefined;
     });
-    const newKey = await page.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue();
+    const newKey = await page.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).inputValue();
     expect(await page.getByText('The old signing key still signs').count()).toBe(0);
 
     await openMenu();

@@ -283,6 +283,56 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       await page.unroute('**/admin/v1/api-keys');
     });
 
+    it('sends each change with an Idempotency-Key, the same one when it is tried again: a create whose answer was lost, tried again, makes one key (issue 42)', async () => {
+      const name = `Once ${label}`;
+      const keysSent: string[] = [];
+      let lost = false;
+      await page.route('**/admin/v1/api-keys', async (route) => {
+        keysSent.push(route.request().headers()['idempotency-key'] ?? '');
+        if (lost) return route.continue();
+        // The service gets it and answers, and the answer never reaches the page.
+        lost = true;
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      try {
+        await page.getByLabel('Name').fill(name);
+        await page.getByLabel('Name').press('Enter');
+        await page.getByText('The service cannot be reached').waitFor();
+        await page.getByRole('button', { name: 'Create key' }).click();
+        await page.getByLabel('Your new API key').waitFor();
+      } finally {
+        await page.unroute('**/admin/v1/api-keys');
+      }
+      expect(keysSent).toHaveLength(2);
+      expect(keysSent[0]).toMatch(/^[0-9a-f]{32}$/);
+      expect(keysSent[1]).toBe(keysSent[0]);
+      const keys = (await t.admin('GET', `/api-keys?home_type=team&home_id=${world.team.id}`)) as { name: string }[];
+      expect(keys.filter((key) => key.name === name)).toHaveLength(1);
+      // The next change is a new one, with a key of its own.
+      await page.getByLabel('Name').fill(`${name} again`);
+      const next = page.waitForRequest('**/admin/v1/api-keys');
+      await page.getByLabel('Name').press('Enter');
+      expect((await next).headers()['idempotency-key']).not.toBe(keysSent[0]);
+      await page.getByLabel('Your new API key').waitFor();
+    });
+
+    it('makes a management key when "Manage webhooks" is ticked, which the form explains and leaves unticked (issue 42)', async () => {
+      const manage = page.getByRole('checkbox', { name: /Manage webhooks/ });
+      expect(await manage.isChecked()).toBe(false);
+      const described = await manage.getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${described}"]`).textContent()).toContain('webhook endpoints of this team');
+      const name = `Deploys ${label}`;
+      await page.getByLabel('Name').fill(name);
+      await manage.check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByLabel('Your new API key').waitFor();
+      const keys = (await t.admin('GET', `/api-keys?home_type=team&home_id=${world.team.id}`)) as { name: string; scopes: string[] }[];
+      expect(keys.find((key) => key.name === name)?.scopes).toEqual(['guides:read', 'teams:read', 'members:read', 'webhooks:manage']);
+      // The form is reset: the next key is not a management key unless asked again.
+      expect(await manage.isChecked()).toBe(false);
+    });
+
     it('shows no stale panels: a new refusal takes the last secret away', async () => {
       // The key "Busy" of the last test is on show, with its secret.
       expect(await page.getByLabel('Your new API key').count()).toBe(1);

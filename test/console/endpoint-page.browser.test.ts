@@ -152,7 +152,7 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
     await page.getByRole('status').filter({ hasText: 'A ping is on its way' }).waitFor();
     await expect.poll(() => focused(page)).toBe('summary:Actions');
     await pressMenuItem('Reveal signing key');
-    await page.getByRole('textbox', { name: 'Signing key', exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).waitFor();
     await expect.poll(() => focused(page)).toBe('summary:Actions');
     // After a dialog too, whether it was cancelled or confirmed.
     await pressMenuItem('Rotate signing key…');
@@ -183,7 +183,7 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
     await screenshot(page, `26-signing-key-masked${suffix}`);
 
     await panel.getByRole('button', { name: 'Reveal' }).click();
-    const field = panel.getByRole('textbox', { name: 'Signing key', exact: true });
+    const field = panel.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true });
     expect(await field.inputValue()).toBe(key);
     await panel.getByRole('button', { name: 'Copy' }).first().click();
     await panel.getByText('Copied', { exact: true }).waitFor();
@@ -197,8 +197,8 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
     expect(await page.getByRole('dialog').getByLabel('Keep the old key signing for').inputValue()).toBe('24');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
-    expect(await panel.getByRole('textbox', { name: 'Old signing key', exact: true }).inputValue()).toBe(key);
-    expect(await panel.getByRole('textbox', { name: 'Signing key', exact: true }).inputValue()).not.toBe(key);
+    expect(await panel.getByRole('textbox', { name: 'Old signing key (X-Service-Signature)', exact: true }).inputValue()).toBe(key);
+    expect(await panel.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).inputValue()).not.toBe(key);
     await page.getByText('The old signing key still signs beside the new one until').waitFor();
   });
 

@@ -4,6 +4,8 @@
 // the processes answer 503 until /readyz takes them out of rotation, then HAProxy answers for them. Every
 // answer a client gets meanwhile is the service's problem+json 503 with Retry-After and X-Request-Id,
 // never HAProxy's HTML page; once the database is back, the processes return and writes are taken again.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Build, buildService } from '../support/build.js';
 import { clusterServers } from '../support/cluster.js';
@@ -34,12 +36,15 @@ describe.runIf(clusterServers && (haproxyBinary !== null || required))('the data
   let database: TestDatabase;
   let haproxy: Haproxy;
   const nodes: ServiceNode[] = [];
+  let env: Record<string, string>;
+  let apiPorts: number[];
 
   beforeAll(async () => {
     if (!haproxyBinary) throw new Error('REQUIRE_TEST_SERVERS is set but haproxy is not installed (Debian: apt-get install haproxy)');
     [build, database] = await Promise.all([buildService(), testDatabase()]);
     const [api1Port, api2Port, listenPort] = await freePorts(3);
-    const env = {
+    apiPorts = [api1Port!, api2Port!];
+    env = {
       ...database.env,
       ADMIN_TOKEN,
       DEMO: 'false',
@@ -166,5 +171,68 @@ describe.runIf(clusterServers && (haproxyBinary !== null || required))('the data
       if (read !== title) missing.push(`${id}: ${read} where ${title} was acknowledged`);
     }
     expect(missing).toEqual([]);
+  }, 180_000);
+
+  it('an API process killed (SIGKILL) under keyed writes: HAProxy and the clients send them again, and no write is made twice (issue 42)', async () => {
+    await eventually('both API processes UP', async () => (await states()).every((state) => state === 'UP'), PROCESS_WAIT);
+    const admin = (body: unknown, path: string) =>
+      fetch(`${haproxy.url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const organization = ((await (await admin({ name: 'Killed', plan: 'growth' }, '/organizations')).json()) as { data: { id: string } }).data;
+    const team = ((await (await admin({ name: 'Killed team', organization_id: organization.id }, '/teams')).json()) as { data: { id: string } }).data;
+
+    // Clients as an SDK is: each write with a key of its own, sent again with it until it is answered.
+    const acknowledged = new Map<string, string>();
+    let attempts = 0;
+    let stopping = false;
+    const writer = async (name: string) => {
+      for (let count = 0; !stopping; count++) {
+        const title = `${name} ${count}`;
+        const key = randomUUID();
+        for (let tries = 0; tries < 20; tries++) {
+          attempts += 1;
+          const answer = await fetch(`${haproxy.url}/admin/v1/guides`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': key },
+            body: JSON.stringify({ team_id: team.id, title }),
+          }).catch(() => null);
+          if (answer?.status === 201) {
+            acknowledged.set(title, ((await answer.json()) as { data: { id: string } }).data.id);
+            break;
+          }
+          await answer?.body?.cancel();
+          await sleep(100);
+        }
+      }
+    };
+    const writers = ['a', 'b', 'c'].map(writer);
+    await sleep(1000);
+    const killed = nodes[0]!;
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    await sleep(2000);
+    await startServiceNode(build.main, 'api', env, nodes, { port: apiPorts[0] });
+    await eventually('both API processes UP again', async () => (await states()).every((state) => state === 'UP'), PROCESS_WAIT);
+    await sleep(500);
+    stopping = true;
+    await Promise.all(writers);
+
+    const { rows } = await (async () => {
+      const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+      await client.connect();
+      try {
+        return await client.query<{ title: string; id: string }>('select title, id from guides where team_id = $1', [team.id]);
+      } finally {
+        await client.end();
+      }
+    })();
+    const byTitle = new Map<string, string[]>();
+    for (const row of rows) byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row.id]);
+    const twice = [...byTitle].filter(([, ids]) => ids.length > 1);
+    const lost = [...acknowledged].filter(([title, id]) => byTitle.get(title)?.[0] !== id);
+    const retriedByHaproxy = haproxy.output().split('\n').filter((line) => /POST \/admin\/v1\/guides/.test(line) && /\d+\/\d+\/\d+\/\d+\/\+?[1-9]\d* \d+\/\d+ "/.test(line)).length;
+    console.log(`[kill -9 behind HAProxy] ${acknowledged.size} writes acknowledged over ${attempts} attempts, ${rows.length} guides stored, ${twice.length} made twice, ${lost.length} lost; HAProxy sent ${retriedByHaproxy} writes again`);
+    expect(acknowledged.size).toBeGreaterThan(20);
+    expect(twice, 'writes made twice').toEqual([]);
+    expect(lost, 'acknowledged writes not stored as acknowledged').toEqual([]);
   }, 180_000);
 });

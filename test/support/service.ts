@@ -98,7 +98,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   };
 }
 
-export type Scope = 'guides:read' | 'teams:read' | 'members:read';
+export type Scope = 'guides:read' | 'teams:read' | 'members:read' | 'webhooks:manage';
 export const ALL_SCOPES: Scope[] = ['guides:read', 'teams:read', 'members:read'];
 
 /** Creates a key through the management API and returns its secret and id. */

@@ -117,8 +117,9 @@ export interface EndpointHealth {
 }
 
 export interface SigningKeyForms {
+  /** The key that verifies X-Service-Signature (the specification's header): HMAC-SHA256 keyed with its UTF-8 bytes. */
   signing_key: string;
-  /** The same key for Standard Webhooks libraries: `whsec_` and the base64 of the key's UTF-8 bytes. */
+  /** The same key for webhook-signature (Standard Webhooks libraries): `whsec_` and the base64 of the key's UTF-8 bytes. */
   standard_webhooks_secret: string;
 }
 
@@ -183,7 +184,7 @@ export interface Guide {
 export interface AuditEvent {
   id: string;
   at: string;
-  actor: { type: 'person' | 'operator'; id: string | null; name: string | null };
+  actor: { type: 'person' | 'operator' | 'api_key'; id: string | null; name: string | null };
   action: string;
   target: { type: string; id: string | null; name: string | null };
   home: { type: HomeType; id: string } | null;

@@ -58,6 +58,23 @@ async function findNewSession(): Promise<void> {
 }
 
 /**
+ * The Idempotency-Key of each change (shared decisions §11): one per change the person makes, kept until
+ * the service has answered it. A second click while the first is on its way, or the same change sent
+ * again after the connection failed or the service could not answer, goes with the same key, so the
+ * service does it once and answers both alike.
+ */
+const keys = new Map<string, string>();
+function newKey(): string {
+  // getRandomValues works where randomUUID does not (a page served over plain http to another host).
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** How long the service asks a repeat to wait while the first is answered (idempotency_key_in_use). */
+const IN_USE_WAIT_MS = 1000;
+/** How many times at most: a first answer that takes longer than this is said to be late (the 409's words). */
+const IN_USE_WAITS = 30;
+
+/**
  * Sends a request and answers its JSON body as T: the caller names what the path answers, which is taken
  * on trust from the service (nothing checks it here). A 204 answers null, so such paths are called with
  * T = null.
@@ -66,14 +83,28 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
   const management = url.startsWith('/admin/v1/');
   if (management && sessionEnded) await findNewSession();
   const headers: Record<string, string> = { accept: 'application/json' };
+  const payloadText = body === undefined ? undefined : JSON.stringify(body);
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  let response: Response;
-  try {
-    response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, { detail: 'The service cannot be reached. Check the connection and try again.' });
+  const change = management && method !== 'GET' ? `${method} ${url} ${payloadText ?? ''}` : null;
+  if (change !== null) {
+    if (!keys.has(change)) keys.set(change, newKey());
+    headers['idempotency-key'] = keys.get(change)!;
   }
+  let response: Response;
+  for (let waited = 0; ; waited++) {
+    try {
+      response = await fetch(url, { method, headers, body: payloadText, credentials: 'same-origin' });
+    } catch {
+      throw new ApiError(0, { detail: 'The service cannot be reached. Check the connection and try again.' });
+    }
+    // The same change, sent a moment ago, is still being answered: its answer is this one's too.
+    if (response.status !== 409 || response.headers.get('retry-after') === null || change === null || waited >= IN_USE_WAITS) break;
+    await new Promise((resolve) => setTimeout(resolve, IN_USE_WAIT_MS));
+  }
+  // Answered: the next change, even an identical one, is a new one. A failure the service may not have
+  // seen through (5xx) keeps the key for the person's next try.
+  if (change !== null && response.status < 500) keys.delete(change);
   if (response.status === 204) return null as T;
   const payload: unknown = await response.json().catch(() => ({}));
   if (!response.ok) {

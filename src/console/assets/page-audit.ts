@@ -78,7 +78,9 @@ export async function auditPage(context: SectionContext): Promise<void> {
     const who =
       event.actor.type === 'operator'
         ? 'The operator'
-        : h('a', { href: withFilters({ actor_id: event.actor.id ?? '' }), title: 'Only this person' }, event.actor.name ?? 'An erased person');
+        : event.actor.type === 'api_key'
+          ? h('a', { href: withFilters({ actor_id: event.actor.id ?? '' }), title: 'Only this key' }, `The key “${event.actor.name ?? 'revoked'}”`)
+          : h('a', { href: withFilters({ actor_id: event.actor.id ?? '' }), title: 'Only this person' }, event.actor.name ?? 'An erased person');
     return h(
       'li',
       { class: 'audit-event' },
@@ -129,7 +131,7 @@ export async function auditPage(context: SectionContext): Promise<void> {
       'div',
       { class: 'row' },
       h('button', { type: 'submit', class: 'secondary' }, 'Apply filters'),
-      filters.actor_id && h('span', { class: 'muted' }, "Only one person's changes."),
+      filters.actor_id && h('span', { class: 'muted' }, "Only one person's or key's changes."),
       filtered && h('a', { href: base }, 'Clear filters'),
     ),
   );

@@ -6,10 +6,18 @@ import type { Answer, ApiKey, CreatedApiKey } from './api-types.js';
 import type { SectionContext } from './context.js';
 import { act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, table, time } from './dom.js';
 
-const SCOPES: readonly (readonly [scope: string, label: string])[] = [
-  ['guides:read', 'Read guides'],
-  ['teams:read', 'Read teams'],
-  ['members:read', 'Read members'],
+/** The scopes the form offers: the reads are ticked; managing webhooks is asked for, and said in words. */
+const SCOPES: readonly { scope: string; label: string; ticked: boolean; words?: (home: string) => string }[] = [
+  { scope: 'guides:read', label: 'Read guides', ticked: true },
+  { scope: 'teams:read', label: 'Read teams', ticked: true },
+  { scope: 'members:read', label: 'Read members', ticked: true },
+  {
+    scope: 'webhooks:manage',
+    label: 'Manage webhooks',
+    ticked: false,
+    words: (home) =>
+      `The key may also register, change, pause and delete the webhook endpoints of ${home} and send deliveries again, through the management API (from CI or a deploy script, say); nothing else of it.`,
+  },
 ];
 /** Days until a key expires ('' for never), as the form's select offers them. */
 const EXPIRIES: readonly (readonly [days: string, label: string])[] = [
@@ -79,7 +87,12 @@ export async function keysPage(context: SectionContext): Promise<void> {
 
   const name = h('input', { id: 'key-name', 'data-field': 'name', required: true, maxlength: 200 });
   const expiry = h('select', { id: 'key-expiry', 'data-field': 'expires_in_days' }, EXPIRIES.map(([value, label]) => h('option', { value, selected: value === '90' }, label)));
-  const scopeBoxes = SCOPES.map(([scope, label]) => ({ scope, box: h('input', { type: 'checkbox', id: `scope-${scope}`, value: scope, checked: true }), label }));
+  const scopeBoxes = SCOPES.map(({ scope, label, ticked, words }) => ({
+    scope,
+    label,
+    words: words?.(home.type === 'organization' ? 'this organization and its teams' : 'this team'),
+    box: h('input', { type: 'checkbox', id: `scope-${scope}`, value: scope, checked: ticked, ...(words ? { 'aria-describedby': `scope-${scope}-words` } : {}) }),
+  }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create key');
   const form = actionForm(
     { class: 'card' },
@@ -116,7 +129,15 @@ export async function keysPage(context: SectionContext): Promise<void> {
       'fieldset',
       { id: 'key-scopes', 'data-field': 'scopes' },
       h('legend', {}, 'Scopes'),
-      scopeBoxes.map(({ scope, box, label }) => h('div', { class: 'check' }, box, h('label', { for: `scope-${scope}` }, label, ' ', h('code', {}, scope)))),
+      scopeBoxes.map(({ scope, box, label, words }) =>
+        h(
+          'div',
+          { class: 'check' },
+          box,
+          h('label', { for: `scope-${scope}` }, label, ' ', h('code', {}, scope)),
+          words && h('p', { class: 'muted scope-words', id: `scope-${scope}-words` }, words),
+        ),
+      ),
     ),
     h('div', { class: 'field' }, h('label', { for: 'key-expiry' }, 'Expires after'), expiry),
     submit,

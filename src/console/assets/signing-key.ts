@@ -12,15 +12,15 @@ export const MASKED_KEY = `whsec_${'•'.repeat(16)}`;
 /** The revealed key's fields, each with a Copy button; the replaced key's too while it still signs. */
 function signingKeyFields(endpointId: string, key: SigningKey): HTMLElement[] {
   const fields = [
-    copyField('Signing key', key.signing_key, `signing-key-${endpointId}`),
-    copyField('Standard Webhooks secret', key.standard_webhooks_secret, `standard-webhooks-secret-${endpointId}`),
+    copyField('Signing key (verifies X-Service-Signature)', key.signing_key, `signing-key-${endpointId}`),
+    copyField('Standard Webhooks secret (verifies webhook-signature)', key.standard_webhooks_secret, `standard-webhooks-secret-${endpointId}`),
   ];
   if (!key.old_key) return fields;
   return [
     ...fields,
     h('p', { class: 'small' }, 'The old key still signs until ', time(key.old_key.ends_at), ':'),
-    copyField('Old signing key', key.old_key.signing_key, `old-signing-key-${endpointId}`),
-    copyField('Old Standard Webhooks secret', key.old_key.standard_webhooks_secret, `old-standard-webhooks-secret-${endpointId}`),
+    copyField('Old signing key (X-Service-Signature)', key.old_key.signing_key, `old-signing-key-${endpointId}`),
+    copyField('Old Standard Webhooks secret (webhook-signature)', key.old_key.standard_webhooks_secret, `old-standard-webhooks-secret-${endpointId}`),
   ];
 }
 

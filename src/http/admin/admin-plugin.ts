@@ -1,13 +1,16 @@
 // The management API under /admin/v1 (decisions §7): the application's back end, behind ADMIN_TOKEN for
 // the operator and behind a console session for people, whose rights the policies check route by route.
 import type { TSchema } from '@sinclair/typebox';
+import type { FastifySchema, RouteOptions } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { ADMIN_EXAMPLES } from '../docs/admin-examples.js';
 import { adminGuide } from '../docs/reference-guides.js';
 import { referencePageHandler, renderReferencePage } from '../docs/reference-page.js';
+import { installDeprecations } from '../deprecation.js';
 import { registerOpenApiDocument } from '../openapi-document.js';
+import { RELEASE_VERSION } from '../release.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { noStore } from '../no-store.js';
 import { ProblemError } from '../problem.js';
@@ -16,7 +19,8 @@ import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { Member } from '../v1/schemas.js';
-import { actAsCaller, callerHook } from './admin-auth.js';
+import { actAsCaller, callerHook, credentialOf } from './admin-auth.js';
+import { installIdempotency } from '../idempotency.js';
 import { faultyBodyRefusal } from '../body-faults.js';
 
 import { strictBodyValidatorCompiler } from './body-validation.js';
@@ -33,6 +37,7 @@ import { registerMail } from './mail.js';
 import { registerAuditEvents } from './audit-events.js';
 import { registerWebhookEndpoints } from './webhook-endpoints.js';
 import { AdminPolicies } from './policies.js';
+import { MANAGEMENT_KEY_NOTE, MANAGEMENT_KEY_OPERATIONS } from './management-key-operations.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,6 +53,8 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
   'rate_limited',
   'not_found',
   'conflict',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
   'limit_reached',
   'payload_too_large',
   'unsupported_media_type',
@@ -72,18 +79,40 @@ export interface AdminOptions {
   endpointPolicy: EndpointPolicy;
   adminToken: string;
   publicUrl: string;
+  /** A request failed because the store could not serve it (readiness). */
+  onStoreFault: () => void;
+}
+
+/** The operations a management key may call say so, and list its scheme beside the admin token (management-key-operations.ts). */
+function markManagementKeyOperation(route: RouteOptions): void {
+  const schema = route.schema as (FastifySchema & { operationId?: string; description?: string; security?: unknown }) | undefined;
+  if (!schema?.operationId || !MANAGEMENT_KEY_OPERATIONS.has(schema.operationId)) return;
+  schema.description = `${schema.description ?? ''}\n\n${MANAGEMENT_KEY_NOTE}`.trim();
+  schema.security = [{ adminToken: [] }, { managementKey: [] }];
 }
 
 export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promise<void> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', routeMethods.learn);
+  app.addHook('onRoute', markManagementKeyOperation);
+  installDeprecations(app, options.publicUrl);
   for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry, AuditEvent]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {
-    info: { title: 'Guide service management API', version: '1.0.0', description: "The application's back end: the operator calls it with ADMIN_TOKEN, the console with a session cookie." },
+    info: {
+      title: 'Guide service management API',
+      // The release's version (CHANGELOG.md): this API may change between releases as the versioning policy allows (/docs/versioning).
+      version: RELEASE_VERSION,
+      description: "The application's back end: the operator calls it with ADMIN_TOKEN, the console with a session cookie, a management key (webhooks:manage) its home's webhooks.",
+    },
     servers: [{ url: `${options.publicUrl}/admin/v1` }],
-    components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or a console session cookie' } } },
+    components: {
+      securitySchemes: {
+        adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, or a console session cookie' },
+        managementKey: { type: 'http', scheme: 'bearer', description: "An API key with the webhooks:manage scope: the webhook-endpoint and delivery operations of its home" },
+      },
+    },
     security: [{ adminToken: [] }],
     tags: [
       { name: 'Organizations', description: 'Organizations, their plan, API settings and admins' },
@@ -112,6 +141,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.setValidatorCompiler(strictBodyValidatorCompiler());
   app.addHook('preHandler', lowercaseIdParameters);
   app.addHook('preHandler', actAsCaller);
+  installIdempotency(app, { ctx: options.ctx, publicUrl: options.publicUrl, credentialOf: credentialOf, onStoreFault: options.onStoreFault });
   app.addHook('onRequest', noStore);
   // No store keeps a NUL character in text (PostgreSQL refuses it): refuse it where it comes in.
   app.addHook('preValidation', faultyBodyRefusal(true));

@@ -1,8 +1,12 @@
-// Authorization of the management API for signed-in people, one check per kind of resource (issue 6).
-// The operator passes every check. A check first finds the resource (404 when there is none), then
-// refuses with 403 forbidden what the person's roles do not allow.
+// Authorization of the management API for signed-in people and management keys, one check per kind of
+// resource (issue 6; shared decisions §11). The operator passes every check. A check first finds the
+// resource (404 when there is none), then refuses with 403 forbidden what the person's roles do not
+// allow. A management key reaches its own home's webhook endpoints alone (an organization key: its
+// teams' too): anything else is 404 to it, as if it did not exist; the caller hook lets it reach no
+// other operation.
 import { type TeamAccess, reaches, teamAccess } from '../../auth/grants.js';
 import { apiKeyHome } from '../../auth/resource-homes.js';
+import type { ApiKey } from '../../domain/api-keys.js';
 import { type AuditReach, teamTenants } from '../../domain/audit.js';
 import type { DomainContext } from '../../domain/context.js';
 import { NotFoundError } from '../../domain/errors.js';
@@ -31,7 +35,7 @@ export class AdminPolicies {
 
   self(request: FastifyRequest, userId: string): void {
     const caller = callerOf(request);
-    if (caller.kind === 'person' && caller.userId !== userId) throw forbidden('A person may read only their own user');
+    if (caller.kind === 'api_key' || (caller.kind === 'person' && caller.userId !== userId)) throw forbidden('A person may read only their own user');
   }
 
   async team(request: FastifyRequest, teamId: string, needed: TeamAccess): Promise<void> {
@@ -39,35 +43,57 @@ export class AdminPolicies {
     if (caller.kind === 'operator') return;
     const team = await findTeam(this.ctx.db, teamId);
     if (!team) throw new NotFoundError('Team');
-    if (!reaches(teamAccess(caller.grants, team), needed)) throw forbidden(REFUSALS[needed]);
+    if (caller.kind === 'api_key' || !reaches(teamAccess(caller.grants, team), needed)) throw forbidden(REFUSALS[needed]);
   }
 
   /** The organization's own settings and API settings: its admins only. */
   organization(request: FastifyRequest, organizationId: string): void {
     const caller = callerOf(request);
-    if (caller.kind === 'person' && !caller.grants.adminOf.has(organizationId)) {
+    if (caller.kind === 'api_key' || (caller.kind === 'person' && !caller.grants.adminOf.has(organizationId))) {
       throw forbidden("Only the organization's admins may open its API settings");
     }
   }
 
   /** API settings of a home: its keys and webhook endpoints with their deliveries. */
   async home(request: FastifyRequest, home: Home): Promise<void> {
+    const caller = callerOf(request);
+    if (caller.kind === 'api_key') {
+      if (!(await this.keyReaches(caller.key, home))) throw new NotFoundError(home.type === 'team' ? 'Team' : 'Organization');
+      return;
+    }
     if (home.type === 'organization') this.organization(request, home.id);
     else await this.team(request, home.id, 'api');
   }
 
   async apiKey(request: FastifyRequest, keyId: string): Promise<void> {
-    if (callerOf(request).kind === 'person') await this.home(request, await apiKeyHome(this.ctx.db, keyId));
+    if (callerOf(request).kind !== 'operator') await this.home(request, await apiKeyHome(this.ctx.db, keyId));
   }
 
   async endpoint(request: FastifyRequest, endpointId: string): Promise<void> {
-    if (callerOf(request).kind === 'operator') return;
+    const caller = callerOf(request);
+    if (caller.kind === 'operator') return;
     const endpoint = await requireEndpoint(this.ctx.db, endpointId);
-    await this.home(request, homeOf(endpoint));
+    if (caller.kind === 'person') await this.home(request, homeOf(endpoint));
+    else if (!(await this.keyReaches(caller.key, homeOf(endpoint)))) throw new NotFoundError('Webhook endpoint');
   }
 
   async attempt(request: FastifyRequest, attemptId: string): Promise<void> {
-    if (callerOf(request).kind === 'person') await this.endpoint(request, (await requireAttempt(this.ctx, attemptId)).endpoint_id);
+    if (callerOf(request).kind === 'operator') return;
+    const attempt = await requireAttempt(this.ctx, attemptId);
+    try {
+      await this.endpoint(request, attempt.endpoint_id);
+    } catch (error) {
+      // A key learns nothing of another home's endpoint from one of its deliveries.
+      if (error instanceof NotFoundError && callerOf(request).kind === 'api_key') throw new NotFoundError('Delivery');
+      throw error;
+    }
+  }
+
+  /** Whether a management key's home holds `home`: the same one, or, for an organization key, one of its teams. */
+  private async keyReaches(key: ApiKey, home: Home): Promise<boolean> {
+    if (key.home.type === home.type && key.home.id === home.id) return true;
+    if (key.home.type !== 'organization' || home.type !== 'team') return false;
+    return (await findTeam(this.ctx.db, home.id))?.organization_id === key.home.id;
   }
 
   /**
@@ -78,6 +104,7 @@ export class AdminPolicies {
   async auditReach(request: FastifyRequest, home: Home | undefined): Promise<AuditReach> {
     const caller = callerOf(request);
     if (caller.kind === 'operator') return 'all';
+    if (caller.kind === 'api_key') throw forbidden('A management key does not read the audit log');
     if (home) await this.home(request, home);
     const teamIds = [...caller.grants.teamRoles].filter(([, role]) => role === 'ADMIN').map(([teamId]) => teamId);
     const organizations = [...caller.grants.adminOf];
@@ -88,6 +115,6 @@ export class AdminPolicies {
   }
 
   async guide(request: FastifyRequest, guideId: string, needed: TeamAccess): Promise<void> {
-    if (callerOf(request).kind === 'person') await this.team(request, (await requireGuideRow(this.ctx.db, guideId)).team_id, needed);
+    if (callerOf(request).kind !== 'operator') await this.team(request, (await requireGuideRow(this.ctx.db, guideId)).team_id, needed);
   }
 }

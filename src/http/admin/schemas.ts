@@ -161,7 +161,13 @@ export const NewApiKey = Type.Object(
   {
     home: Home,
     name: Name,
-    scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: 3, uniqueItems: true }),
+    scopes: Type.Array(StringEnum(SCOPES), {
+      minItems: 1,
+      maxItems: SCOPES.length,
+      uniqueItems: true,
+      description:
+        "The reads of v1 the key may make, and `webhooks:manage`: a management key, which may call this API's webhook-endpoint and delivery operations for its home alone (an organization key: its teams' too), and nothing else of it",
+    }),
     expires_in_days: Nullable(Type.Integer({ minimum: 1, maximum: 365, description: 'Whole days from 1 to 365, or null for no expiry' })),
   },
   { additionalProperties: false },
@@ -176,9 +182,11 @@ export const AuditEvent = Type.Object(
     at: Timestamp({ description: 'When it happened' }),
     actor: Type.Object(
       {
-        type: StringEnum(['person', 'operator'] as const, { description: 'A person signed in to the console, or the operator with the admin token' }),
-        id: Nullable(Uuid({ description: "The person's user id; null for the operator" })),
-        name: Nullable(Type.String({ description: "The person's name (or e-mail address) as it is now; null for the operator, or a person erased since" })),
+        type: StringEnum(['person', 'operator', 'api_key'] as const, {
+          description: 'A person signed in to the console, the operator with the admin token, or a management key (webhooks:manage)',
+        }),
+        id: Nullable(Uuid({ description: "The person's user id, or the key's id; null for the operator" })),
+        name: Nullable(Type.String({ description: "The person's name (or e-mail address), or the key's name, as it is now; null for the operator, or a person erased since" })),
       },
       { additionalProperties: false },
     ),

@@ -32,6 +32,8 @@ export const registerUsers: AdminRoutes = (app, { ctx, respond }) => {
   app.post(
     '/users/:id/erase',
     {
+      // Its batches commit as they go and it is safe to repeat; a key's answer is kept after it.
+      config: { idempotency: 'own-transactions' },
       schema: {
         operationId: 'eraseUser',
         summary: 'Erase a person',

@@ -1,10 +1,12 @@
 // GET /docs: the v1 reference page, rendered once from the generated document; and the guides it links
-// to, /docs/webhooks (verifying deliveries) and /docs/mcp (the MCP endpoint).
+// to, /docs/webhooks (verifying deliveries), /docs/mcp (the MCP endpoint) and /docs/versioning (what may
+// change, and how a client learns of it).
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiSource } from '../v1/v1-plugin.js';
 import { mcpPage } from './mcp-page.js';
 import { v1Guide, v1WebhooksIntro } from './reference-guides.js';
 import { referencePageHandler, renderReferencePage } from './reference-page.js';
+import { versioningPage } from './versioning-page.js';
 import { webhooksPage } from './webhooks-page.js';
 
 export interface DocsOptions {
@@ -20,4 +22,5 @@ export async function docsPlugin(app: FastifyInstance, options: DocsOptions): Pr
   app.get('/docs', { schema: { hide: true } }, referencePageHandler(() => renderReferencePage(options.document.get!(), publicUrl, page)));
   app.get('/docs/webhooks', { schema: { hide: true } }, referencePageHandler(() => webhooksPage(publicUrl)));
   app.get('/docs/mcp', { schema: { hide: true } }, referencePageHandler(() => mcpPage(publicUrl)));
+  app.get('/docs/versioning', { schema: { hide: true } }, referencePageHandler(() => versioningPage(publicUrl, options.document.get!())));
 }

@@ -12,6 +12,8 @@ export function v1Guide(publicUrl: string, perMinute: number): string {
 protection, rotating a key without a failed delivery, and code for Node.js and Python.</li>
 <li><a href="${root}/docs/mcp">MCP</a>: the same reads for AI assistants at <code>/mcp</code>, with the same API keys, and how
 to connect a client.</li>
+<li><a href="${root}/docs/versioning">Versioning</a>: what may change in <code>/v1</code> (only additions), and how a deprecated
+operation says so (<code>Deprecation</code>, <code>Sunset</code>).</li>
 <li>The management API's reference, <a href="${root}/admin/v1/docs">/admin/v1/docs</a> and
 <code>/admin/v1/openapi.json</code>, is for its callers: send the operator token
 (<code>Authorization: Bearer $ADMIN_TOKEN</code>) or sign in to the console first. Without either it answers 401.</li>

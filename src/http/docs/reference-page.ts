@@ -96,7 +96,7 @@ function operationSection(method: string, path: string, operation: Json, page: P
     })
     .join('');
   return `<section class="operation" id="op-${escapeHtml(operation.operationId)}">
-<h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
+<h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code>${operation.deprecated ? ' <span class="deprecated">Deprecated</span>' : ''}</h3>
 <p>${prose(operation.summary)}</p><p>${prose(operation.description ?? '')}</p>
 ${parameters.length ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th></th><th>Rules</th></tr></thead><tbody>${parameterRows}</tbody></table>` : '<p>No parameters.</p>'}
 ${bodyTable(operation)}
@@ -248,6 +248,7 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:.3
 code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;overflow-wrap:anywhere}
 pre code{overflow-wrap:normal}
 .method{background:#0a6b30;color:#fff;padding:0 .4rem;border-radius:3px}
+.deprecated{background:#8a1c1c;color:#fff;padding:0 .4rem;border-radius:3px;font-size:.8em}
 tr:target{background:#fff6c7}section.operation{border-top:1px solid #ddd;margin-top:1.5rem}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 :focus-visible{outline:2px solid #1d4ed8;outline-offset:2px}
@@ -256,7 +257,7 @@ pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 </style></head><body>
 <a href="#main" class="skip">Skip to the content</a>
 <header><span class="brand">Guide service</span>
-<a href="${root}/docs">API reference</a><a href="${root}/docs/webhooks">Verifying webhooks</a><a href="${root}/docs/mcp">MCP</a><a href="${root}/console/">Console</a></header>
+<a href="${root}/docs">API reference</a><a href="${root}/docs/webhooks">Verifying webhooks</a><a href="${root}/docs/mcp">MCP</a><a href="${root}/docs/versioning">Versioning</a><a href="${root}/console/">Console</a></header>
 <div class="layout">
 <nav aria-label="Contents" id="contents">
 <label for="contents-search" hidden>Search the contents</label>

@@ -109,7 +109,8 @@ const SIGNATURE_HEADERS = [
   { name: 'X-Service-Delivery', description: 'This delivery attempt, as in the Deliveries list; new on every retry' },
   {
     name: 'X-Service-Signature',
-    description: '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint\'s signing key; compare it in constant time before trusting the body',
+    description:
+      '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint\'s `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body',
   },
   // Standard Webhooks (https://www.standardwebhooks.com), beside the specification's own headers.
   { name: 'webhook-id', description: 'Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on' },

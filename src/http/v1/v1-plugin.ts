@@ -3,6 +3,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import type { ErrorCode } from '../error-catalogue.js';
+import { installDeprecations } from '../deprecation.js';
 import { ProblemError } from '../problem.js';
 import { shownName } from '../problem-handler.js';
 import type { RequestRateLimit } from '../rate-limit.js';
@@ -69,6 +70,7 @@ const V1_PATHS = /^\/v1\/(auth\/verify|guides|guides\/[^/]+|teams|members|events
 export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<void> {
   const { ctx, rateLimit, publicUrl } = options;
   for (const schema of [Problem, Key, GuideListItem, Guide, Team, Member, FeedEvent]) app.addSchema(schema);
+  installDeprecations(app, publicUrl);
 
   await registerOpenApiDocument(app, {
     info: {

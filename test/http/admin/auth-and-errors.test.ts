@@ -42,10 +42,11 @@ describe('admin bearer (decisions §7)', () => {
     }
   });
 
-  it('an API key of the REST interface is not the admin token: 401 invalid_key', async () => {
+  it('an API key of the REST interface is not the admin token: without webhooks:manage, 403 scope_missing (shared decisions §11)', async () => {
     const { key } = await soloTeam(t);
     const response = await t.adminRaw('POST', '/organizations', { name: 'Nope' }, key);
-    expectProblem(response, 401, 'invalid_key');
+    expectProblem(response, 403, 'scope_missing');
+    expect(await t.service.ctx.db.selectFrom('organizations').select('id').where('name', '=', 'Nope').execute()).toEqual([]);
   });
 
   it('a refused write changes nothing: no organization is created without the token', async () => {

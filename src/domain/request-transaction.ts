@@ -1,0 +1,76 @@
+// One transaction for a whole request, when the request asks for it: a write that carries an
+// Idempotency-Key (shared decisions §11) must commit its answer's record with the write itself, so that a
+// commit whose answer was lost is answered again rather than done again. The request opens a scope; the
+// first transact() in it begins the transaction and every later one joins it (and every query made
+// through the domain context in between runs in it: context.ts), and nothing is committed until the
+// request's answer is known: then its record is written and the transaction commits, or, for a refusal
+// or a failure, rolls back. What a commit sets off (waking the worker, dropping cached answers, a
+// vacuum) waits for that commit.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+export class RequestTransaction {
+  private transaction: ControlledTransaction<Database> | null = null;
+  private opening: Promise<ControlledTransaction<Database>> | null = null;
+  private readonly afterCommit: (() => unknown)[] = [];
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The transaction while it is open; null before the first write and after it has ended. */
+  get open(): Transaction<Database> | null {
+    return this.transaction;
+  }
+
+  /** The transaction, begun at the first call. */
+  async join(): Promise<Transaction<Database>> {
+    if (this.transaction) return this.transaction;
+    this.opening ??= this.db.startTransaction().execute();
+    this.transaction = await this.opening;
+    return this.transaction;
+  }
+
+  /** Runs `action` once the transaction has committed; dropped if it rolls back. */
+  onCommit(action: () => unknown): void {
+    this.afterCommit.push(action);
+  }
+
+  /** Writes `last` in the transaction (begun if nothing else began it) and commits; then what waited for the commit. */
+  async commit(last: (trx: Transaction<Database>) => Promise<unknown>): Promise<void> {
+    const trx = (await this.join()) as ControlledTransaction<Database>;
+    try {
+      await last(trx);
+      await trx.commit().execute();
+    } catch (error) {
+      // A failed commit keeps the connection until it is rolled back (Kysely releases it then).
+      await trx.rollback().execute().catch(() => undefined);
+      throw error;
+    } finally {
+      this.transaction = null;
+    }
+    // Outside the request's scope: nothing they set off joins a transaction that is over.
+    await scopes.exit(async () => {
+      for (const action of this.afterCommit.splice(0)) await action();
+    });
+  }
+
+  /** Undoes everything the request wrote. */
+  async rollback(): Promise<void> {
+    const trx = this.transaction ?? (this.opening ? await this.opening.catch(() => null) : null);
+    this.transaction = null;
+    this.afterCommit.length = 0;
+    await trx?.rollback().execute();
+  }
+}
+
+const scopes = new AsyncLocalStorage<RequestTransaction>();
+
+/** Runs `work` (and everything it sets off) in the request's transaction scope. */
+export function inRequestTransaction<T>(scope: RequestTransaction, work: () => T): T {
+  return scopes.run(scope, work);
+}
+
+/** The scope of the request running now, if it asked for one. */
+export function currentRequestTransaction(): RequestTransaction | undefined {
+  return scopes.getStore();
+}
