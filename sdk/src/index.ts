@@ -1,6 +1,10 @@
-// The guide service's SDK: a typed v1 client and a webhook verifier (README.md).
+// The guide service's SDK: a typed v1 client with a management key's operations, and a webhook verifier (README.md).
 export { GuideService } from './client.js';
 export type {
+  CreatedWebhookEndpoint,
+  DeliveryAttempt,
+  DeliveryListParams,
+  EndpointHealth,
   EventListParams,
   EventType,
   FeedEvent,
@@ -8,10 +12,16 @@ export type {
   GuideListItem,
   GuideListParams,
   GuideServiceOptions,
+  Home,
   Key,
   Member,
   MemberListParams,
+  NewWebhookEndpoint,
+  SigningKey,
+  TailPage,
   Team,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
 } from './client.js';
 export { GuideServiceError } from './errors.js';
 export type { ErrorCode, NoAnswerCode, Problem, ProblemCode, RateLimitState } from './errors.js';

@@ -2,8 +2,13 @@
 // each fetched only when the loop asks for it.
 export interface Page<T> {
   items: T[];
-  /** Where the next page starts; null when this is the last. */
+  /**
+   * Where the next page starts; null when this is the last. The events feed's last page has one too:
+   * where to go on from later (its walk ends at that page all the same).
+   */
   next: string | null;
+  /** This is the last page, whatever `next` says (the events feed's: there is nothing newer yet). */
+  last?: boolean;
 }
 
 export class Paginated<T> implements AsyncIterable<T> {
@@ -14,11 +19,12 @@ export class Paginated<T> implements AsyncIterable<T> {
 
   async *pages(): AsyncGenerator<Page<T>> {
     let cursor = this.start;
-    do {
+    for (;;) {
       const page = await this.fetchPage(cursor);
       yield page;
+      if (page.last || page.next === null) return;
       cursor = page.next;
-    } while (cursor !== null);
+    }
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {

@@ -94,6 +94,7 @@ describe('GuideService', () => {
         case 'service_unavailable':
         case 'bad_gateway':
         case 'gateway_timeout':
+        case 'idempotency_key_in_use':
         case 'network_error':
         case 'timeout':
           return 'retry later';
@@ -109,6 +110,7 @@ describe('GuideService', () => {
         case 'not_found':
         case 'method_not_allowed':
         case 'conflict':
+        case 'idempotency_key_reused':
         case 'limit_reached':
         case 'payload_too_large':
         case 'unsupported_media_type':

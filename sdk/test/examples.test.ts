@@ -3,9 +3,9 @@
 // one and to one stripped down to X-Service-Signature (verifyWebhook's default refuses it).
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../test/support/processes.js';
-import { createGuide, soloTeam } from '../../test/support/service.js';
+import { createGuide, createKey, soloTeam } from '../../test/support/service.js';
 import { eventually } from '../../test/support/waiting.js';
 import { DELIVERING, type Delivery, type LiveService, realDelivery, startLiveService } from './live-service.js';
 
@@ -88,6 +88,24 @@ describe('README clients', () => {
     }
   });
 
+  it('manage-webhooks: registers the endpoint once, however often it runs, and hands back its secret', async () => {
+    shownInReadme('manage-webhooks');
+    const { team } = await soloTeam(live.t);
+    const key = await createKey(live.t, { type: 'team', id: team.id }, { scopes: ['webhooks:manage'] });
+    process.env.GUIDE_MANAGEMENT_KEY = key.secret;
+    process.env.GUIDE_URL = live.baseUrl;
+    process.env.GUIDE_TEAM_ID = team.id;
+    process.env.WEBHOOK_URL = 'http://127.0.0.1:9/deploy';
+    const first = await import('../examples/manage-webhooks.js');
+    // The deploy step again, as a module run anew.
+    vi.resetModules();
+    const second = await import('../examples/manage-webhooks.js');
+    expect(second.endpointId).toBe(first.endpointId);
+    expect(first.secret).toMatch(/^whsec_/);
+    expect(second.secret).toBe(first.secret);
+    expect((await live.t.admin('GET', `/webhook-endpoints?home_type=team&home_id=${team.id}`)).map((endpoint: { id: string }) => endpoint.id)).toEqual([first.endpointId]);
+  });
+
   it('tail-events: catches up, then follows a change as it happens, until stopped', async () => {
     shownInReadme('tail-events');
     const { team, key } = await soloTeam(live.t);
@@ -102,6 +120,15 @@ describe('README clients', () => {
     expect(example.seen.map((line: string) => line.split(' ')[0])).toEqual(['guide.created', 'guide.created', 'guide.updated']);
     example.stopTailing();
     await example.tailing;
+    // Started again from the cursor it saved: only what came after.
+    await createGuide(live.t, team.id, { title: 'While stopped' });
+    process.env.LAST_EVENT_CURSOR = example.savedCursor;
+    vi.resetModules();
+    const again = await import('../examples/tail-events.js');
+    await eventually('the event written while it was stopped', () => (again.seen.length === 1 || null));
+    again.stopTailing();
+    await again.tailing;
+    delete process.env.LAST_EVENT_CURSOR;
   });
 });
 

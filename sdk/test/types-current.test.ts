@@ -1,14 +1,27 @@
-// The SDK's types are generated from the OpenAPI document the service serves, never copied by hand: this
-// test fails when the checked-in types differ from what the current service generates.
+// The SDK's types are generated from the OpenAPI documents the service serves, never copied by hand: this
+// test fails when the checked-in types differ from what the current service generates. v1's document
+// gives the reads; the management API's gives the operations of a management key (webhooks:manage).
 // `npm run generate` (UPDATE_SDK_TYPES=1) writes them anew.
 import { readFileSync, writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../test/support/service.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../test/support/service.js';
 
-const GENERATED = new URL('../src/generated/v1.ts', import.meta.url);
-const HEADER = `// Generated from the service's OpenAPI document (GET /v1/openapi.json) by openapi-typescript.
-// Do not edit: run \`npm run generate\` in sdk/ after changing a v1 schema.\n\n`;
+type Document = { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
+
+/** The management API's document with only the operations a management key may call: what the SDK offers. */
+function managementKeyOperations(document: Document): Document {
+  const paths = Object.entries(document.paths).flatMap(([path, item]) => {
+    const kept = Object.entries(item).filter(([, operation]) => operation.security?.some((scheme) => 'managementKey' in scheme));
+    return kept.length === 0 ? [] : [[path, Object.fromEntries(kept)] as const];
+  });
+  return { ...document, paths: Object.fromEntries(paths) };
+}
+
+const DOCUMENTS = [
+  { file: 'v1.ts', url: '/v1/openapi.json', headers: {}, narrow: (document: Document) => document },
+  { file: 'admin.ts', url: '/admin/v1/openapi.json', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, narrow: managementKeyOperations },
+];
 
 let t: TestService;
 beforeAll(async () => {
@@ -16,10 +29,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-it('the checked-in types are what the served OpenAPI document generates', async () => {
-  const response = await t.service.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+it.each(DOCUMENTS)('the checked-in $file is what the served $url generates', async ({ file, url, headers, narrow }) => {
+  const response = await t.service.app.inject({ method: 'GET', url, headers });
   expect(response.statusCode).toBe(200);
-  const generated = HEADER + astToString(await openapiTS(response.json(), { alphabetize: false, exportType: false }));
-  if (process.env.UPDATE_SDK_TYPES === '1') writeFileSync(GENERATED, generated);
-  expect(readFileSync(GENERATED, 'utf8'), 'sdk/src/generated/v1.ts is out of date: run `npm run generate` in sdk/').toBe(generated);
+  const header = `// Generated from the service's OpenAPI document (GET ${url}) by openapi-typescript.
+// Do not edit: run \`npm run generate\` in sdk/ after changing one of its schemas.\n\n`;
+  const generated = header + astToString(await openapiTS(narrow(response.json()) as never, { alphabetize: false, exportType: false }));
+  const target = new URL(`../src/generated/${file}`, import.meta.url);
+  if (process.env.UPDATE_SDK_TYPES === '1') writeFileSync(target, generated);
+  expect(readFileSync(target, 'utf8'), `sdk/src/generated/${file} is out of date: run \`npm run generate\` in sdk/`).toBe(generated);
 });

@@ -1,5 +1,5 @@
 // Generated from the service's OpenAPI document (GET /v1/openapi.json) by openapi-typescript.
-// Do not edit: run `npm run generate` in sdk/ after changing a v1 schema.
+// Do not edit: run `npm run generate` in sdk/ after changing one of its schemas.
 
 export interface paths {
     "/auth/verify": {
@@ -323,7 +323,7 @@ export interface components {
              * @description Stable; clients switch on it
              * @enum {string}
              */
-            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "too_many_waits" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "bad_gateway" | "gateway_timeout";
+            code: "invalid_key" | "key_expired" | "scope_missing" | "api_disabled" | "team_keys_disabled" | "rate_limited" | "too_many_waits" | "invalid_request" | "cursor_expired" | "not_found" | "method_not_allowed" | "forbidden" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "bad_gateway" | "gateway_timeout";
             /** @description Quote it to support */
             request_id: string;
         };
@@ -337,7 +337,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
             };
-            scopes: ("guides:read" | "teams:read" | "members:read")[];
+            scopes: ("guides:read" | "teams:read" | "members:read" | "webhooks:manage")[];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2387,7 +2387,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -2505,7 +2505,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -2626,7 +2626,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -2744,7 +2744,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -2862,7 +2862,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -2944,7 +2944,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -3032,7 +3032,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -3120,7 +3120,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
@@ -3208,7 +3208,7 @@ export interface operations {
                 "X-Service-Event": string;
                 /** @description This delivery attempt, as in the Deliveries list; new on every retry */
                 "X-Service-Delivery": string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's signing key; compare it in constant time before trusting the body */
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the endpoint's `signing_key` (its UTF-8 bytes; `standard_webhooks_secret` is the same key for `webhook-signature`); compare it in constant time before trusting the body */
                 "X-Service-Signature": string;
                 /** @description Standard Webhooks: the event id, as in `id`; the same on every attempt and resend, to dedupe on */
                 "webhook-id": string;
