@@ -1,8 +1,9 @@
 // A real HAProxy in front of service processes (docs/deploy.md, "Behind a load balancer: HAProxy"). The
-// frontend and backend are read from that section, so the configuration the tests run is the documented
-// one; only the addresses change (the listening port, and each `server` line's address in order). The
-// `global` and `defaults` sections stand in for those of Debian's packaged haproxy.cfg, which the document
-// keeps: logs go to stdout, and the stats socket lives in a directory of the test's own.
+// frontend and backend are deploy/haproxy.cfg, the file that section shows and compose.yaml mounts, so the
+// configuration the tests run is the documented one; only the addresses change (the listening port, and
+// each `server` line's address in order). The `global` and `defaults` sections are deploy/haproxy-global.cfg,
+// those of Debian's packaged haproxy.cfg, which the document keeps, plus a stats socket in a directory of
+// the test's own.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -29,9 +30,18 @@ export const haproxyBinary: string | null = (() => {
 })();
 
 export const DEPLOY_DOC = 'docs/deploy.md';
+/** The documented frontend and backend: the file docs/deploy.md shows and compose.yaml mounts. */
+export const HAPROXY_CONFIG = 'deploy/haproxy.cfg';
+/** The `global` and `defaults` sections the documented configuration is appended to. */
+export const HAPROXY_GLOBAL_CONFIG = 'deploy/haproxy-global.cfg';
 
-/** The one ```haproxy block of docs/deploy.md: the frontend and backend an operator appends. */
+/** The frontend and backend an operator appends (deploy/haproxy.cfg). */
 export function documentedHaproxyConfig(): string {
+  return readFileSync(join(projectRoot, HAPROXY_CONFIG), 'utf8');
+}
+
+/** The one ```haproxy block of docs/deploy.md, which must be deploy/haproxy.cfg as it is. */
+export function haproxyBlockOfDeployDoc(): string {
   const document = new Parser().parse(readFileSync(join(projectRoot, DEPLOY_DOC), 'utf8'));
   const blocks: string[] = [];
   const walker = document.walker();
@@ -39,7 +49,7 @@ export function documentedHaproxyConfig(): string {
     const { node, entering } = step;
     if (entering && node.type === 'code_block' && (node.info ?? '').trim() === 'haproxy') blocks.push(node.literal ?? '');
   }
-  if (blocks.length !== 1) throw new Error(`${DEPLOY_DOC} must hold exactly one \`\`\`haproxy block (the tested configuration); it holds ${blocks.length}`);
+  if (blocks.length !== 1) throw new Error(`${DEPLOY_DOC} must hold exactly one \`\`\`haproxy block (${HAPROXY_CONFIG}); it holds ${blocks.length}`);
   return blocks[0]!;
 }
 
@@ -68,24 +78,11 @@ export function withLoopbackAddresses(documented: string, listenPort: number, se
     .replaceAll(DOCUMENTED_PUBLIC_URL, `http://127.0.0.1:${listenPort}`);
 }
 
-/** What Debian's packaged haproxy.cfg has in `global` and `defaults` (log, stats socket, mode, timeouts). */
+/** deploy/haproxy-global.cfg (Debian's packaged `global` and `defaults`) with a stats socket at `statsSocket`. */
 function packagedSections(statsSocket: string): string {
-  return [
-    'global',
-    '    log stdout format raw local0',
-    `    stats socket ${statsSocket} mode 600 level admin`,
-    '    stats timeout 30s',
-    '',
-    'defaults',
-    '    log global',
-    '    mode http',
-    '    option httplog',
-    '    option dontlognull',
-    '    timeout connect 5000',
-    '    timeout client 50000',
-    '    timeout server 50000',
-    '',
-  ].join('\n');
+  const sections = readFileSync(join(projectRoot, HAPROXY_GLOBAL_CONFIG), 'utf8');
+  if (!/^global$/m.test(sections)) throw new Error(`${HAPROXY_GLOBAL_CONFIG} has no global section`);
+  return sections.replace(/^global$/m, `global\n    stats socket ${statsSocket} mode 600 level admin\n    stats timeout 30s`);
 }
 
 export interface Haproxy {
