@@ -65,6 +65,8 @@ def differences(document: Document, hint: Any, schema: dict[str, Any], where: st
             found.append(f"{where}: the hint lists {sorted(written)}, the document {sorted(served)}")
     elif hint in JSON_TYPE_OF and JSON_TYPE_OF[hint] not in json_types:
         found.append(f"{where}: the hint is {hint.__name__}, the document says {sorted(json_types)}")
+    elif hint in JSON_TYPE_OF and [value for value in values if value is not None]:
+        found.append(f"{where}: the hint is {hint.__name__}, the document lists {sorted(value for value in values if value is not None)}")
     return found
 
 

@@ -25,7 +25,8 @@ const DOCUMENTS = [
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService();
+  // The examples the documents carry name the service by its PUBLIC_URL: here, the SDK's example one.
+  t = await startTestService({ PUBLIC_URL: 'https://guides.example.com' });
 });
 afterAll(() => t.close());
 

@@ -21,7 +21,7 @@ import type { RequestRateLimit } from './rate-limit.js';
 import { logAnswered } from './logged-request.js';
 import { requestIds } from './request-id.js';
 import { type NextTurn, requestTurns } from './request-turns.js';
-import { ACCEPTS } from './schemas/common.js';
+import { ACCEPTS, LISTED_AS } from './schemas/common.js';
 import type { TypeBoxApp } from './typebox-app.js';
 import { admit } from './v1/key-auth.js';
 import { type OpenApiSource, v1Plugin } from './v1/v1-plugin.js';
@@ -75,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
     ajv: {
       // Unknown and repeated parameters are refused, never dropped or coerced into something else.
       // verbose: a refusal can say what the failed schema accepts, in words (problem-handler.ts).
-      customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false, verbose: true, keywords: [ACCEPTS] },
+      customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false, verbose: true, keywords: [ACCEPTS, LISTED_AS] },
     },
     // Long path values reach their route and get its answer (a 404 for a guideId that names nothing).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

@@ -24,8 +24,17 @@ export function refuseWhileSpent(rateLimit: RequestRateLimit, request: FastifyRe
   throw rateLimited(state);
 }
 
-/** Refuses a wrong token or cookie with 401, counted against the client address (429 once spent). */
-export async function refuseCredential(rateLimit: RequestRateLimit, request: FastifyRequest, reply: FastifyReply, detail: string): Promise<never> {
+/**
+ * Refuses a wrong token or cookie with 401, counted against the client address (429 once spent). The
+ * management API's 401 carries its bearer challenge (`headers`); the console's sign-in, a form, none.
+ */
+export async function refuseCredential(
+  rateLimit: RequestRateLimit,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  detail: string,
+  headers: Record<string, string> = {},
+): Promise<never> {
   const state = await rateLimit.take(`admin-ip:${request.ip}`);
   applyRateHeaders(reply, state);
   if (!state.allowed) {
@@ -33,5 +42,5 @@ export async function refuseCredential(rateLimit: RequestRateLimit, request: Fas
     lockoutOf(rateLimit).lock(request.ip, now + state.resetSeconds * 1000, now);
     throw rateLimited(state);
   }
-  throw new ProblemError('invalid_key', detail);
+  throw new ProblemError('invalid_key', detail, headers);
 }

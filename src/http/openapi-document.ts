@@ -3,6 +3,7 @@
 import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { LICENSE } from './release.js';
+import { LISTED_AS } from './schemas/common.js';
 import { NOT_ALWAYS } from './schemas/responses.js';
 
 type OpenApiInfo = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>>;
@@ -24,6 +25,19 @@ function markHeadersRequired(document: any): any {
   return document;
 }
 
+/** A comma-separated parameter (common.ts, CommaSeparated) is shown as the list it is: an array, style form, explode false. */
+function showListsAsArrays(document: any): any {
+  for (const item of Object.values<any>(document.paths ?? {})) {
+    for (const operation of Object.values<any>(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        const list = parameter.schema?.[LISTED_AS];
+        if (list) Object.assign(parameter, { schema: list, style: 'form', explode: false });
+      }
+    }
+  }
+  return document;
+}
+
 /** An answer recorded from a real run, by operationId: shown in the document as its success's example. */
 export interface RecordedExample {
   /** The path and query asked, under the interface's base URL. */
@@ -33,6 +47,17 @@ export interface RecordedExample {
   status: number;
   /** The answer's body; null when it had none. */
   body: unknown;
+}
+
+/**
+ * What a recorded answer has where the service named its application (APP_URL, a guide's `url` in an
+ * event): the recording's own address is not the one a reader's service is served at.
+ */
+export const RECORDED_APP_URL = '{APP_URL}';
+
+/** The recorded answers as the service at `appUrl` gives them. */
+export function examplesAt(examples: Record<string, RecordedExample>, appUrl: string): Record<string, RecordedExample> {
+  return JSON.parse(JSON.stringify(examples).replaceAll(RECORDED_APP_URL, JSON.stringify(appUrl).slice(1, -1))) as Record<string, RecordedExample>;
 }
 
 /** Each recorded answer becomes the example of its operation's response. */
@@ -54,6 +79,6 @@ export async function registerOpenApiDocument(app: FastifyInstance, openapi: Ope
     hideUntagged: true,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documentObject) =>
-      addExamples(markHeadersRequired('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject), examples),
+      addExamples(showListsAsArrays(markHeadersRequired('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject)), examples),
   });
 }

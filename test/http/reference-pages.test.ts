@@ -7,8 +7,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/domain/events.js';
 import { V1_EXAMPLES } from '../../src/http/docs/v1-examples.js';
+import { examplesAt } from '../../src/http/openapi-document.js';
 import { asSession, signIn } from '../console/sessions.js';
-import { ADMIN_TOKEN, createGuide, organizationWithTeams, startTestService, type TestService } from '../support/service.js';
+import { ADMIN_TOKEN, createGuide, organizationWithTeams, PUBLIC_URL, startTestService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
 let t: TestService;
@@ -34,8 +35,8 @@ describe('the v1 reference at /docs', () => {
   it('shows a curl command for every operation, and every webhook event with an example body', () => {
     const blocks = codeBlocks(v1Page);
     // Each v1 operation shows the request and answer recorded from a real run (test/http/reference-examples.test.ts).
-    for (const example of Object.values(V1_EXAMPLES)) {
-      expect(blocks.some((block) => block.startsWith(`curl "http://api.test/v1${example.request}"`)), example.request).toBe(true);
+    for (const example of Object.values(examplesAt(V1_EXAMPLES, PUBLIC_URL))) {
+      expect(blocks.some((block) => block.startsWith(`curl "${PUBLIC_URL}/v1${example.request}"`)), example.request).toBe(true);
       expect(blocks).toContain(JSON.stringify(example.body, null, 2));
     }
     expect(v1Page.match(/from a real run/g)).toHaveLength(Object.keys(V1_EXAMPLES).length);

@@ -127,7 +127,7 @@ class EventMember(TypedDict):
     user_id: str
     email: str
     name: str | None
-    role: str
+    role: Role  # for member.left, the role the member had
     team_id: str
 
 

@@ -296,14 +296,18 @@ export interface components {
             /** @description Quote it to support */
             request_id: string;
         };
+        /**
+         * @description A member's role in a team
+         * @enum {string}
+         */
+        TeamRole: "EDITOR" | "VIEWER" | "ADMIN";
         Member: {
             /** Format: uuid */
             id: string;
             name: string | null;
             email: string;
             avatar_url: string | null;
-            /** @enum {string} */
-            role: "EDITOR" | "VIEWER" | "ADMIN";
+            role: components["schemas"]["TeamRole"];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -761,6 +765,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1007,6 +1013,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1192,6 +1200,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,6 +1360,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1544,6 +1556,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1845,6 +1859,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2034,6 +2050,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2237,6 +2255,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2421,6 +2441,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2615,6 +2637,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2798,6 +2822,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2967,6 +2993,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3185,6 +3213,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,6 +3400,8 @@ export interface operations {
                 headers: {
                     /** @description The request id; quote it to support */
                     "X-Request-Id": string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -327,6 +327,11 @@ export interface components {
             /** @description Quote it to support */
             request_id: string;
         };
+        /**
+         * @description A member's role in a team
+         * @enum {string}
+         */
+        TeamRole: "EDITOR" | "VIEWER" | "ADMIN";
         Key: {
             /** Format: uuid */
             id: string;
@@ -429,13 +434,73 @@ export interface components {
             name: string | null;
             email: string;
             avatar_url: string | null;
-            /** @enum {string} */
-            role: "EDITOR" | "VIEWER" | "ADMIN";
+            role: components["schemas"]["TeamRole"];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
              */
             joined_at: string | null;
+        };
+        /** @description The `data` of guide.created, guide.updated, guide.ready and guide.failed: the guide as it is (never its body: GET /guides/{guideId} has it) and where it is */
+        GuideEventData: {
+            guide: {
+                /** Format: uuid */
+                id: string;
+                title: string | null;
+                description: string | null;
+                permalink: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updated_at: string | null;
+                /** Format: uuid */
+                team_id: string;
+                /** Format: uuid */
+                folder_id: string | null;
+                language: string;
+                /**
+                 * Format: uri
+                 * @description The guide in the application
+                 */
+                url: string;
+            };
+            placement: {
+                /** @description In Team Guides (moved out of Drafts) */
+                team_guides: boolean;
+                /** @description Readable by anyone with the share link */
+                public_link: boolean;
+            };
+            /** @description The columns that changed, for guide.updated; empty for the other events */
+            changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
+        };
+        /** @description The `data` of guide.deleted: the guide that was deleted or moved out of the team */
+        GuideDeletedData: {
+            guide: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description The team the guide was deleted from or moved out of
+                 */
+                team_id: string;
+            };
+        };
+        /** @description The `data` of member.joined, member.left and member.role_changed */
+        MemberEventData: {
+            member: {
+                /** Format: uuid */
+                user_id: string;
+                email: string;
+                name: string | null;
+                role: components["schemas"]["TeamRole"];
+                /** Format: uuid */
+                team_id: string;
+            };
+        };
+        /** @description The `data` of ping: a message naming the endpoint it tests */
+        PingData: {
+            message: string;
         };
         /** @description One event, exactly the JSON body its webhook deliveries carry (same fields, same order) */
         Event: {
@@ -453,40 +518,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "guide.created";
-            data: {
-                guide: {
-                    /** Format: uuid */
-                    id: string;
-                    title: string | null;
-                    description: string | null;
-                    permalink: string | null;
-                    /**
-                     * Format: date-time
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    updated_at: string | null;
-                    /** Format: uuid */
-                    team_id: string;
-                    /** Format: uuid */
-                    folder_id: string | null;
-                    language: string;
-                    /**
-                     * Format: uri
-                     * @description The guide in the application
-                     */
-                    url: string;
-                };
-                placement: {
-                    /** @description In Team Guides (moved out of Drafts) */
-                    team_guides: boolean;
-                    /** @description Readable by anyone with the share link */
-                    public_link: boolean;
-                };
-                /** @description The columns that changed, for guide.updated; empty for the other events */
-                changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-            };
+            data: components["schemas"]["GuideEventData"];
         } | {
             /**
              * Format: uuid
@@ -502,40 +539,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "guide.updated";
-            data: {
-                guide: {
-                    /** Format: uuid */
-                    id: string;
-                    title: string | null;
-                    description: string | null;
-                    permalink: string | null;
-                    /**
-                     * Format: date-time
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    updated_at: string | null;
-                    /** Format: uuid */
-                    team_id: string;
-                    /** Format: uuid */
-                    folder_id: string | null;
-                    language: string;
-                    /**
-                     * Format: uri
-                     * @description The guide in the application
-                     */
-                    url: string;
-                };
-                placement: {
-                    /** @description In Team Guides (moved out of Drafts) */
-                    team_guides: boolean;
-                    /** @description Readable by anyone with the share link */
-                    public_link: boolean;
-                };
-                /** @description The columns that changed, for guide.updated; empty for the other events */
-                changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-            };
+            data: components["schemas"]["GuideEventData"];
         } | {
             /**
              * Format: uuid
@@ -551,40 +560,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "guide.ready";
-            data: {
-                guide: {
-                    /** Format: uuid */
-                    id: string;
-                    title: string | null;
-                    description: string | null;
-                    permalink: string | null;
-                    /**
-                     * Format: date-time
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    updated_at: string | null;
-                    /** Format: uuid */
-                    team_id: string;
-                    /** Format: uuid */
-                    folder_id: string | null;
-                    language: string;
-                    /**
-                     * Format: uri
-                     * @description The guide in the application
-                     */
-                    url: string;
-                };
-                placement: {
-                    /** @description In Team Guides (moved out of Drafts) */
-                    team_guides: boolean;
-                    /** @description Readable by anyone with the share link */
-                    public_link: boolean;
-                };
-                /** @description The columns that changed, for guide.updated; empty for the other events */
-                changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-            };
+            data: components["schemas"]["GuideEventData"];
         } | {
             /**
              * Format: uuid
@@ -600,40 +581,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "guide.failed";
-            data: {
-                guide: {
-                    /** Format: uuid */
-                    id: string;
-                    title: string | null;
-                    description: string | null;
-                    permalink: string | null;
-                    /**
-                     * Format: date-time
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    updated_at: string | null;
-                    /** Format: uuid */
-                    team_id: string;
-                    /** Format: uuid */
-                    folder_id: string | null;
-                    language: string;
-                    /**
-                     * Format: uri
-                     * @description The guide in the application
-                     */
-                    url: string;
-                };
-                placement: {
-                    /** @description In Team Guides (moved out of Drafts) */
-                    team_guides: boolean;
-                    /** @description Readable by anyone with the share link */
-                    public_link: boolean;
-                };
-                /** @description The columns that changed, for guide.updated; empty for the other events */
-                changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-            };
+            data: components["schemas"]["GuideEventData"];
         } | {
             /**
              * Format: uuid
@@ -649,16 +602,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "guide.deleted";
-            data: {
-                guide: {
-                    /** Format: uuid */
-                    id: string;
-                    /** Format: uuid */
-                    team_id: string;
-                };
-            };
+            data: components["schemas"]["GuideDeletedData"];
         } | {
             /**
              * Format: uuid
@@ -674,19 +623,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "member.joined";
-            data: {
-                member: {
-                    /** Format: uuid */
-                    user_id: string;
-                    email: string;
-                    name: string | null;
-                    role: string;
-                    /** Format: uuid */
-                    team_id: string;
-                };
-            };
+            data: components["schemas"]["MemberEventData"];
         } | {
             /**
              * Format: uuid
@@ -702,19 +644,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "member.left";
-            data: {
-                member: {
-                    /** Format: uuid */
-                    user_id: string;
-                    email: string;
-                    name: string | null;
-                    role: string;
-                    /** Format: uuid */
-                    team_id: string;
-                };
-            };
+            data: components["schemas"]["MemberEventData"];
         } | {
             /**
              * Format: uuid
@@ -730,19 +665,12 @@ export interface components {
             team_id: string;
             /** Format: uuid */
             organization_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event type, which says what `data` holds
+             * @enum {string}
+             */
             type: "member.role_changed";
-            data: {
-                member: {
-                    /** Format: uuid */
-                    user_id: string;
-                    email: string;
-                    name: string | null;
-                    role: string;
-                    /** Format: uuid */
-                    team_id: string;
-                };
-            };
+            data: components["schemas"]["MemberEventData"];
         };
     };
     responses: never;
@@ -865,6 +793,8 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1021,7 +951,7 @@ export interface operations {
             query?: {
                 /** @description Narrows to one team; when omitted, every team the key reaches */
                 team_id?: string;
-                /** @description Case-insensitive match on the guide title (2 to 200 characters); %, _ and \ are plain characters */
+                /** @description Text the guide title contains, as written but for case (2 to 200 characters): one piece, so `reset password` does not find "Reset a password" (MCP's search_guides searches by words: /docs#searching); %, _ and \ are plain characters */
                 q?: string;
                 /** @description Rows per page */
                 limit?: number;
@@ -1141,6 +1071,8 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1416,6 +1348,8 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1677,6 +1611,8 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1939,6 +1875,8 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,8 +2033,8 @@ export interface operations {
             query?: {
                 /** @description The next_cursor of an earlier page: the events after it. Omitted: from the oldest event kept */
                 after?: string;
-                /** @description Comma-separated event types to keep (guide.created, guide.updated, guide.ready, guide.failed, guide.deleted, member.joined, member.left, member.role_changed); omitted: every type the key's scopes allow */
-                types?: string;
+                /** @description The event types to keep, separated by commas (`types=guide.created,guide.deleted`), each once; omitted: every type the key's scopes allow */
+                types?: ("guide.created" | "guide.updated" | "guide.ready" | "guide.failed" | "guide.deleted" | "member.joined" | "member.left" | "member.role_changed")[];
                 /** @description Events per page */
                 limit?: number;
                 /** @description Seconds (0 to 30) to hold an empty page open until an event arrives; the answer comes as soon as one does */
@@ -2150,7 +2088,7 @@ export interface operations {
                      *               "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
                      *               "folder_id": null,
                      *               "language": "en",
-                     *               "url": "http://api.test/guides/72d3d44f-14b2-4866-bb5e-ee035d9beb14"
+                     *               "url": "https://guides.example.com/guides/72d3d44f-14b2-4866-bb5e-ee035d9beb14"
                      *             },
                      *             "placement": {
                      *               "team_guides": true,
@@ -2228,6 +2166,8 @@ export interface operations {
                     "RateLimit-Policy": string;
                     /** @description The current state, as in the IETF draft: "default";r=<remaining>;t=<reset> */
                     RateLimit: string;
+                    /** @description The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,7 +2358,7 @@ export interface operations {
                  *           "team_id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
                  *           "folder_id": null,
                  *           "language": "en",
-                 *           "url": "http://api.test/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
+                 *           "url": "https://guides.example.com/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
                  *         },
                  *         "placement": {
                  *           "team_guides": true,
@@ -2443,40 +2383,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "guide.created";
-                    data: {
-                        guide: {
-                            /** Format: uuid */
-                            id: string;
-                            title: string | null;
-                            description: string | null;
-                            permalink: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            updated_at: string | null;
-                            /** Format: uuid */
-                            team_id: string;
-                            /** Format: uuid */
-                            folder_id: string | null;
-                            language: string;
-                            /**
-                             * Format: uri
-                             * @description The guide in the application
-                             */
-                            url: string;
-                        };
-                        placement: {
-                            /** @description In Team Guides (moved out of Drafts) */
-                            team_guides: boolean;
-                            /** @description Readable by anyone with the share link */
-                            public_link: boolean;
-                        };
-                        /** @description The columns that changed, for guide.updated; empty for the other events */
-                        changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-                    };
+                    data: components["schemas"]["GuideEventData"];
                 };
             };
         };
@@ -2536,7 +2448,7 @@ export interface operations {
                  *           "team_id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
                  *           "folder_id": null,
                  *           "language": "en",
-                 *           "url": "http://api.test/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
+                 *           "url": "https://guides.example.com/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
                  *         },
                  *         "placement": {
                  *           "team_guides": true,
@@ -2564,40 +2476,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "guide.updated";
-                    data: {
-                        guide: {
-                            /** Format: uuid */
-                            id: string;
-                            title: string | null;
-                            description: string | null;
-                            permalink: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            updated_at: string | null;
-                            /** Format: uuid */
-                            team_id: string;
-                            /** Format: uuid */
-                            folder_id: string | null;
-                            language: string;
-                            /**
-                             * Format: uri
-                             * @description The guide in the application
-                             */
-                            url: string;
-                        };
-                        placement: {
-                            /** @description In Team Guides (moved out of Drafts) */
-                            team_guides: boolean;
-                            /** @description Readable by anyone with the share link */
-                            public_link: boolean;
-                        };
-                        /** @description The columns that changed, for guide.updated; empty for the other events */
-                        changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-                    };
+                    data: components["schemas"]["GuideEventData"];
                 };
             };
         };
@@ -2657,7 +2541,7 @@ export interface operations {
                  *           "team_id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
                  *           "folder_id": null,
                  *           "language": "en",
-                 *           "url": "http://api.test/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
+                 *           "url": "https://guides.example.com/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
                  *         },
                  *         "placement": {
                  *           "team_guides": true,
@@ -2682,40 +2566,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "guide.ready";
-                    data: {
-                        guide: {
-                            /** Format: uuid */
-                            id: string;
-                            title: string | null;
-                            description: string | null;
-                            permalink: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            updated_at: string | null;
-                            /** Format: uuid */
-                            team_id: string;
-                            /** Format: uuid */
-                            folder_id: string | null;
-                            language: string;
-                            /**
-                             * Format: uri
-                             * @description The guide in the application
-                             */
-                            url: string;
-                        };
-                        placement: {
-                            /** @description In Team Guides (moved out of Drafts) */
-                            team_guides: boolean;
-                            /** @description Readable by anyone with the share link */
-                            public_link: boolean;
-                        };
-                        /** @description The columns that changed, for guide.updated; empty for the other events */
-                        changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-                    };
+                    data: components["schemas"]["GuideEventData"];
                 };
             };
         };
@@ -2775,7 +2631,7 @@ export interface operations {
                  *           "team_id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
                  *           "folder_id": null,
                  *           "language": "en",
-                 *           "url": "http://api.test/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
+                 *           "url": "https://guides.example.com/guides/0c1d2e3f-4a5b-4c6d-9e7f-8a9b0c1d2e3f"
                  *         },
                  *         "placement": {
                  *           "team_guides": true,
@@ -2800,40 +2656,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "guide.failed";
-                    data: {
-                        guide: {
-                            /** Format: uuid */
-                            id: string;
-                            title: string | null;
-                            description: string | null;
-                            permalink: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            updated_at: string | null;
-                            /** Format: uuid */
-                            team_id: string;
-                            /** Format: uuid */
-                            folder_id: string | null;
-                            language: string;
-                            /**
-                             * Format: uri
-                             * @description The guide in the application
-                             */
-                            url: string;
-                        };
-                        placement: {
-                            /** @description In Team Guides (moved out of Drafts) */
-                            team_guides: boolean;
-                            /** @description Readable by anyone with the share link */
-                            public_link: boolean;
-                        };
-                        /** @description The columns that changed, for guide.updated; empty for the other events */
-                        changed: ("title" | "description" | "body" | "permalink" | "language" | "folder_id" | "publish_status" | "team_role" | "is_public")[];
-                    };
+                    data: components["schemas"]["GuideEventData"];
                 };
             };
         };
@@ -2906,16 +2734,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "guide.deleted";
-                    data: {
-                        guide: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            team_id: string;
-                        };
-                    };
+                    data: components["schemas"]["GuideDeletedData"];
                 };
             };
         };
@@ -2991,19 +2815,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "member.joined";
-                    data: {
-                        member: {
-                            /** Format: uuid */
-                            user_id: string;
-                            email: string;
-                            name: string | null;
-                            role: string;
-                            /** Format: uuid */
-                            team_id: string;
-                        };
-                    };
+                    data: components["schemas"]["MemberEventData"];
                 };
             };
         };
@@ -3079,19 +2896,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "member.left";
-                    data: {
-                        member: {
-                            /** Format: uuid */
-                            user_id: string;
-                            email: string;
-                            name: string | null;
-                            role: string;
-                            /** Format: uuid */
-                            team_id: string;
-                        };
-                    };
+                    data: components["schemas"]["MemberEventData"];
                 };
             };
         };
@@ -3167,19 +2977,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "member.role_changed";
-                    data: {
-                        member: {
-                            /** Format: uuid */
-                            user_id: string;
-                            email: string;
-                            name: string | null;
-                            role: string;
-                            /** Format: uuid */
-                            team_id: string;
-                        };
-                    };
+                    data: components["schemas"]["MemberEventData"];
                 };
             };
         };
@@ -3249,11 +3052,12 @@ export interface operations {
                     team_id: string;
                     /** Format: uuid */
                     organization_id: string | null;
-                    /** @constant */
+                    /**
+                     * @description The event type, which says what `data` holds
+                     * @constant
+                     */
                     type: "ping";
-                    data: {
-                        message: string;
-                    };
+                    data: components["schemas"]["PingData"];
                 };
             };
         };

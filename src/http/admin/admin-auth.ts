@@ -14,7 +14,7 @@ import { MANAGE_WEBHOOKS, type ApiKey } from '../../domain/api-keys.js';
 import { KEY_PREFIX } from '../../domain/api-key-secret.js';
 import { actingAs, actorFor, type AuditActor } from '../../domain/audit.js';
 import type { DomainContext } from '../../domain/context.js';
-import { bearerToken } from '../bearer.js';
+import { bearerChallenge, bearerToken } from '../bearer.js';
 import { refuseCredential, refuseWhileSpent } from '../credential-refusal.js';
 import { ProblemError } from '../problem.js';
 import type { RequestRateLimit } from '../rate-limit.js';
@@ -79,8 +79,15 @@ const REFERENCE_REFUSED =
 
 export function callerHook(ctx: DomainContext, adminToken: string, rateLimit: RequestRateLimit) {
   const isAdminToken = adminTokenCheck(adminToken);
+  // Its 401 challenges for a bearer token (RFC 6750), as v1's: the operator and management keys send one.
   const refuse = (request: FastifyRequest, reply: FastifyReply, detail: string) =>
-    refuseCredential(rateLimit, request, reply, !request.is404 && request.routeOptions.config.reference === true ? REFERENCE_REFUSED : detail);
+    refuseCredential(
+      rateLimit,
+      request,
+      reply,
+      !request.is404 && request.routeOptions.config.reference === true ? REFERENCE_REFUSED : detail,
+      bearerChallenge(bearerToken(request.headers.authorization) === null ? undefined : 'The token is not the admin token'),
+    );
 
   return async function identifyCaller(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.headers.authorization !== undefined) {

@@ -18,7 +18,7 @@ import type { RequestRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
-import { Member } from '../v1/schemas.js';
+import { Member, TeamRole } from '../v1/schemas.js';
 import { actAsCaller, callerHook, credentialOf } from './admin-auth.js';
 import { installIdempotency } from '../idempotency.js';
 import { faultyBodyRefusal } from '../body-faults.js';
@@ -96,7 +96,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.addHook('onRoute', routeMethods.learn);
   app.addHook('onRoute', markManagementKeyOperation);
   installDeprecations(app, options.publicUrl);
-  for (const schema of [Problem, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry, AuditEvent]) {
+  for (const schema of [Problem, TeamRole, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry, AuditEvent]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {

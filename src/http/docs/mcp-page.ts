@@ -1,6 +1,7 @@
 // GET /docs/mcp: what /mcp is (shared decisions §9, docs/decisions.md "MCP"), the tools it lists and how
 // to connect a client. test/docs/mcp-page.test.ts checks that the page names every tool /mcp lists.
 import { codeBlock as code, escapeHtml, htmlPage } from './reference-page.js';
+import { searchExamplesTable } from './search-examples.js';
 
 /** The tools as the page describes them; the MCP server's own list is the authority (src/http/mcp/mcp-tools.ts). */
 export const MCP_TOOLS = [
@@ -35,7 +36,10 @@ answer; there is no event stream and no session (<code>GET</code> and <code>DELE
 team, or every team of its organization), the same plans (previews and locked guides as <code>/v1</code> shows them) and the same
 rate limit: each request to <code>/mcp</code> is one of the key's requests, counted together with its <code>/v1</code> requests. A
 request refused as a whole (a missing or wrong key 401, over the limit 429 with <code>Retry-After</code>, API access switched off
-403) is answered over HTTP with the problem body <code>/v1</code> would send. Every answer carries <code>X-Request-Id</code>.</p>
+403) is answered over HTTP with the problem body <code>/v1</code> would send, a 401 with the same
+<code>WWW-Authenticate: Bearer realm="guide-service"</code> challenge. Every answer carries <code>X-Request-Id</code>. As on
+<code>/v1</code>, pages of other origins get no CORS grant: connect from a server or a desktop client, never from a web page
+holding the key (<a href="${escapeHtml(publicUrl)}/docs#cross-origin">why</a>).</p>
 
 <h2 id="tools">Tools</h2>
 <p>Read-only. <code>tools/list</code> shows a key only the tools its scopes allow (a key without <code>members:read</code> does not
@@ -48,7 +52,7 @@ ${rows}
 password"). Its words are matched in any order, ignoring case and accents, each also as part of a longer word ("password" finds
 "passwords"); common English words (how, do, I, a, the, …) are left out, and a query of nothing else is refused
 (<code>invalid_request</code>). A guide is found when its title holds at least one of the words; those that hold more come first,
-then the newest. Without <code>query</code> it lists every guide, newest first. When <code>next_cursor</code> is not null, pass it
+then the newest (<a href="#searching">how that differs from v1's <code>q</code></a>). Without <code>query</code> it lists every guide, newest first. When <code>next_cursor</code> is not null, pass it
 back as <code>cursor</code>, with the same <code>query</code> and <code>team_id</code>, for more.</li>
 <li><strong>Structured answers.</strong> Every tool declares an <code>outputSchema</code> (v1's resource schemas) and answers
 <code>structuredContent</code> under it, so a client gets typed JSON. <code>content</code> holds the same as text, for clients that
@@ -58,6 +62,16 @@ are a tool result with <code>isError: true</code> whose text is the problem body
 (<code>scope_missing</code>, <code>invalid_request</code>, <code>not_found</code>), its <code>request_id</code> the answer's
 <code>X-Request-Id</code>.</li>
 </ul>
+
+<h2 id="searching">Searching: <code>search_guides</code> and v1's <code>q</code></h2>
+<p><code>search_guides</code> and <code>q</code> of <code>GET /v1/guides</code> match differently, on purpose. <code>q</code> is the
+specification's title search: the title contains the text as it is written, one piece, case aside. <code>search_guides</code>
+takes the words of a question: each on its own, in any order, accents and common English words aside, a guide found
+when its title holds one of them (also inside a longer word), those that hold more first. The same text can find
+different guides:</p>
+${searchExamplesTable()}
+<p>So an assistant passes the user's words as they come; a program that knows a title, or part of one, uses
+<code>q</code>.</p>
 
 <h2 id="connect">Connecting a client</h2>
 <p>Clients that speak Streamable HTTP take the URL and a header, for example in their <code>mcp.json</code> (Cursor, VS Code,

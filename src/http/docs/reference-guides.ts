@@ -2,6 +2,7 @@
 // commands to copy. Kept beside the renderer; the facts come from the same constants the service uses.
 import { WAITS_PER_KEY } from '../../domain/event-feed-signal.js';
 import { codeBlock as code, escapeHtml } from './reference-page.js';
+import { searchExamplesTable } from './search-examples.js';
 
 export function v1Guide(publicUrl: string, perMinute: number): string {
   const baseUrl = `${publicUrl}/v1`;
@@ -23,7 +24,9 @@ operation says so (<code>Deprecation</code>, <code>Sunset</code>).</li>
 management API; the secret (<code>gsk_…</code>) is shown once. A team's key reaches that team; an organization's key
 reaches every team of the organization. Each key has scopes: <code>guides:read</code>, <code>teams:read</code>,
 <code>members:read</code>. A missing, wrong or revoked key is 401 <code>invalid_key</code>; an expired one 401
-<code>key_expired</code>; a missing scope 403 <code>scope_missing</code>, naming it.</p>
+<code>key_expired</code>; a missing scope 403 <code>scope_missing</code>, naming it. Every 401 carries the challenge of RFC 6750,
+<code>WWW-Authenticate: Bearer realm="guide-service"</code>, followed by <code>error="invalid_token"</code> and an
+<code>error_description</code> when the request sent a key and it was refused.</p>
 ${code(`KEY=gsk_…\ncurl -H "Authorization: Bearer $KEY" ${baseUrl}/auth/verify`)}
 <h2 id="rate-limits">Rate limits</h2>
 <p>Each key may make ${perMinute} requests per 60-second window (requests refused with 401 count against the client
@@ -36,12 +39,19 @@ limit the answer is 429 <code>rate_limited</code> with <code>Retry-After</code>:
 the next page; it is null on the last page. A cursor belongs to the key and the filters it came with; keyset paging means
 no guide is skipped or shown twice while guides are added.</p>
 ${code(`CURSOR=""\nwhile :; do\n  PAGE=$(curl -s -H "Authorization: Bearer $KEY" "${baseUrl}/guides?limit=100\${CURSOR:+&cursor=$CURSOR}")\n  echo "$PAGE" | jq -r '.data[].title'\n  CURSOR=$(echo "$PAGE" | jq -r '.next_cursor // empty')\n  [ -n "$CURSOR" ] || break\ndone`)}
+<h2 id="searching">Searching: <code>q</code></h2>
+<p><code>q</code> finds the guides whose title contains it as it is written: one piece of text, spaces and punctuation
+included, ignoring case in every language (<code>ÉCRAN</code> finds “écran”); <code>%</code>, <code>_</code> and <code>\\</code> are
+plain characters. MCP's <code>search_guides</code>, made for assistants that ask in their own words, searches by words
+instead: each word of the question, in any order, accents and common English words aside, the titles that hold more of
+them first (<a href="${root}/docs/mcp#searching">MCP</a>). So the same text can find different guides:</p>
+${searchExamplesTable()}
 <h2 id="events-feed">Events feed</h2>
 <p><code>GET /events</code> is the pull side of webhooks: every event the key reaches (its team's, or those of every
 team while it is in the organization), oldest first, each exactly the JSON body a delivery of it carries. Pass
 <code>next_cursor</code> back as <code>after</code>; it is there on the last page too, so a client polls with it, and
 <code>wait</code> (up to 30 seconds) holds an empty page open until an event arrives. <code>types</code> narrows to some
-event types; <code>guide.*</code> events need <code>guides:read</code>, <code>member.*</code> events <code>members:read</code>.
+event types, separated by commas (<code>types=guide.created,guide.deleted</code>); <code>guide.*</code> events need <code>guides:read</code>, <code>member.*</code> events <code>members:read</code>.
 Events are kept 30 days by default (<code>EVENTS_RETENTION_DAYS</code>): a cursor older than that is 400 <code>cursor_expired</code>,
 and the client starts again from the oldest event kept, without <code>after</code>. A key holds at most ${WAITS_PER_KEY} waiting requests
 at once (429 <code>too_many_waits</code> beyond, with <code>Retry-After</code>). Dedupe on the event <code>id</code>, as for webhooks.
@@ -59,7 +69,15 @@ while :; do
 done`)}
 <h2 id="caching">Conditional requests</h2>
 <p>Every answer carries a strong <code>ETag</code>. Send it back in <code>If-None-Match</code> and an unchanged answer is
-304 Not Modified, without a body (it still counts against the rate limit).</p>`;
+304 Not Modified, without a body (it still counts against the rate limit).</p>
+<h2 id="cross-origin">Browsers (CORS)</h2>
+<p>This API is for servers. A key is a secret that reads every guide and member of its team or organization, and a key
+in a web page is every visitor's. So <code>/v1</code> and <code>/mcp</code> grant pages of other origins nothing: a browser's
+preflight is answered 204 without <code>Access-Control-Allow-Origin</code> (with <code>Link: &lt;…/docs#cross-origin&gt;;
+rel="help"</code>, here), and the browser refuses the call, saying no <code>Access-Control-Allow-Origin</code> header is
+present. Call the API from your back end, with the key in its configuration, and have your pages ask your back end. The
+OpenAPI document holds no secret: <code>GET /v1/openapi.json</code> may be read from any page
+(<code>Access-Control-Allow-Origin: *</code>), so that editors and viewers in a browser load it by its URL.</p>`;
 }
 
 /** What the v1 reference says before its webhook events. */

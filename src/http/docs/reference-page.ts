@@ -36,12 +36,52 @@ function rules(schema: Json | undefined): string {
   return escapeHtml(parts.join(', '));
 }
 
+const fieldRow = (path: string, type: string, notes: string) => `<tr><td><code>${escapeHtml(path)}</code></td><td>${type}</td><td>${notes}</td></tr>`;
+
+/** A row per field, and the fields of an object written in place after it, by their path (`guide.id`), as the specification's tables do. */
+function fieldRows(properties: Json, prefix = ''): string[] {
+  return Object.entries<Json>(properties).flatMap(([name, field]) => [
+    fieldRow(`${prefix}${name}`, typeOf(field), prose(field.description ?? '')),
+    ...(field.properties ? fieldRows(field.properties, `${prefix}${name}.`) : []),
+  ]);
+}
+
+/** The one value a field takes in one alternative of a union (`type` of an event envelope), if it is fixed. */
+const fixedValue = (field: Json | undefined): unknown => field?.const ?? (field?.enum?.length === 1 ? field.enum[0] : undefined);
+
+/**
+ * The fields of a union of objects (the Event envelope, one alternative per type) in one table: each field
+ * once; the field that tells the alternatives apart with all its values; a field whose type differs
+ * between them with each type and the values it goes with.
+ */
+function unionRows(alternatives: Json[]): string[] {
+  const names = [...new Set(alternatives.flatMap((alternative) => Object.keys(alternative.properties ?? {})))];
+  const key = names.find((name) => alternatives.every((alternative) => fixedValue(alternative.properties?.[name]) !== undefined));
+  return names.map((name) => {
+    const present = alternatives.filter((alternative) => alternative.properties?.[name]);
+    const description = prose(present.find((alternative) => alternative.properties[name].description)?.properties[name].description ?? '');
+    if (name === key) {
+      const values = present.map((alternative) => escapeHtml(fixedValue(alternative.properties[name])));
+      return fieldRow(name, `${escapeHtml(present[0]!.properties[name].type ?? 'any')} (${values.join(', ')})`, description);
+    }
+    const byType = new Map<string, unknown[]>();
+    for (const alternative of present) {
+      const shown = typeOf(alternative.properties[name]);
+      byType.set(shown, [...(byType.get(shown) ?? []), key === undefined ? undefined : fixedValue(alternative.properties[key])]);
+    }
+    if (byType.size === 1 || key === undefined) return fieldRow(name, [...byType.keys()].join(' or '), description);
+    const which = [...byType].map(([shown, values]) => `${values.map((value) => `<code>${escapeHtml(value)}</code>`).join(', ')}: ${shown}`);
+    return fieldRow(name, [...byType.keys()].join(' or '), `${description}${description ? ' ' : ''}By <code>${escapeHtml(key)}</code>: ${which.join('; ')}.`);
+  });
+}
+
 function fieldsTable(schema: Json): string {
-  const properties: Json = schema.properties ?? {};
-  const rows = Object.entries(properties)
-    .map(([name, field]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(field)}</td><td>${prose(field.description ?? '')}</td></tr>`)
-    .join('');
-  return `<table><thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const alternatives: Json[] | undefined = schema.anyOf ?? schema.oneOf;
+  const rows = schema.properties ? fieldRows(schema.properties) : alternatives?.every((alternative) => alternative.properties) ? unionRows(alternatives) : [];
+  const about = schema.description ? `<p>${prose(schema.description)}</p>` : '';
+  // A schema that is a value of its own (an enum) is told by its type.
+  if (rows.length === 0) return `${about}<p>${typeOf(schema)}</p>`;
+  return `${about}<table><thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /** A curl command for the operation: its path parameters as placeholders, its body's required fields. */

@@ -128,7 +128,7 @@ export const V1_EXAMPLES: Record<string, RecordedExample> = {
               "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
               "folder_id": null,
               "language": "en",
-              "url": "http://api.test/guides/72d3d44f-14b2-4866-bb5e-ee035d9beb14"
+              "url": "{APP_URL}/guides/72d3d44f-14b2-4866-bb5e-ee035d9beb14"
             },
             "placement": {
               "team_guides": true,

@@ -7,6 +7,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
+import { answerPreflight, isPreflight } from '../cross-origin.js';
 import { lowercaseIds } from '../lowercase-ids.js';
 import { ProblemError } from '../problem.js';
 import type { RequestRateLimit } from '../rate-limit.js';
@@ -74,7 +75,13 @@ export async function mcpPlugin(app: TypeBoxApp, options: McpOptions): Promise<v
   // Every request, to a known path or not, is admitted first, as on /v1: a refusal (401, 429, 403) is a
   // problem with the rate headers, and a wrong method or path is answered only after it, before any
   // body is read (an empty or broken one must not turn a 405 into a 400).
+  // A browser's preflight, which carries no key, is answered as on /v1 (src/http/cross-origin.ts).
   app.addHook('onRequest', async (request, reply) => {
+    if (isPreflight(request)) {
+      await admit(ctx, rateLimit, request, reply, { public: true });
+      const path = request.url.split('?')[0]!;
+      return answerPreflight(reply, options.publicUrl, path === '/mcp' || path === '/mcp/' ? ALLOW : null);
+    }
     await admit(ctx, rateLimit, request, reply, {});
     if (request.is404) throw noRoute(request);
   });

@@ -30,7 +30,7 @@ import { ProblemError, problemBody } from '../problem.js';
 import { ACCEPTS, Cursor, Uuid } from '../schemas/common.js';
 import { requireScope } from '../v1/key-auth.js';
 import { guideForKey, guideList, guideSearch, memberList, teamList } from '../v1/read-answers.js';
-import { Guide, GuideListItem, GuidePage, Member, Team } from '../v1/schemas.js';
+import { Guide, GuideListItem, GuidePage, Member, Team, TeamRole } from '../v1/schemas.js';
 
 /** What a tool call runs with: the admitted key, and what its answers and refusals carry. */
 export interface ToolContext {
@@ -169,13 +169,22 @@ const ajv = new Ajv({ allErrors: false, verbose: true, strict: false, keywords: 
 const validators = new Map<string, ValidateFunction>(TOOLS.map((tool) => [tool.name, ajv.compile(tool.input)]));
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
+/** v1's shared schemas that its resources refer to by `$id`; a tool's schema has them in place. */
+const REFERRED: Record<string, unknown> = { [TeamRole.$id!]: TeamRole };
+
 /**
  * A TypeBox schema as plain JSON Schema: without TypeBox's symbols, the refusals' wording (ACCEPTS), which
  * is ours, and the ids that name v1's resources in its OpenAPI document (a client compiling every tool's
- * schema in one validator would find an id twice).
+ * schema in one validator would find an id twice), with what they refer to in place.
  */
 function plainSchema(schema: TObject): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema, (name, value: unknown) => (name === ACCEPTS || name === '$id' ? undefined : value))) as Record<string, unknown>;
+  const inPlace = (value: unknown) => {
+    const referred = (value as { $ref?: unknown } | null)?.$ref;
+    if (typeof referred !== 'string' || !(referred in REFERRED)) return value;
+    const { $ref: _ref, ...besides } = value as Record<string, unknown>;
+    return { ...(REFERRED[referred] as object), ...besides };
+  };
+  return JSON.parse(JSON.stringify(schema, (name, value: unknown) => (name === ACCEPTS || name === '$id' ? undefined : inPlace(value)))) as Record<string, unknown>;
 }
 
 /** Each tool as tools/list shows it, with the scope that lets a key see it; made once. */

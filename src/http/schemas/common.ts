@@ -29,6 +29,18 @@ export const Uuid = (options: Record<string, unknown> = {}) => Type.String({ for
 export const Cursor = (options: Record<string, unknown> = {}) =>
   Type.String({ pattern: CURSOR_PATTERN, maxLength: 512, [ACCEPTS]: 'the next_cursor of the previous page, unchanged', description: 'The next_cursor of the previous page', ...options });
 
+/** Marks a query parameter that lists values separated by commas: its schema as the document shows it. */
+export const LISTED_AS = 'x-comma-separated';
+
+/**
+ * A query parameter that lists values separated by commas (`types=a,b`). It is validated as the text it
+ * is on the wire, and its route parses and refuses it in its own words; the document shows it as OpenAPI
+ * describes such a list (an array of `items`, style form, explode false: openapi-document.ts), so that a
+ * client generated from the document types it and sends it comma-separated.
+ */
+export const CommaSeparated = (items: TSchema, list: { minItems: number; maxItems: number; uniqueItems: boolean }, options: Record<string, unknown> = {}) =>
+  Type.String({ ...options, [LISTED_AS]: { type: 'array', items, ...list } });
+
 /** Text a person types (a name, a description): not empty and not only spaces. */
 export const Text = (options: { maxLength: number } & Record<string, unknown>) =>
   Type.String({ minLength: 1, pattern: '\\S', [ACCEPTS]: 'text with at least one character that is not a space', ...options });

@@ -5,6 +5,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../domain/events.js';
 import type { OpenApiWebhooks } from '../openapi-document.js';
 import { CHANGE_COLUMNS } from '../../domain/guides/guide-events.js';
+import { TeamRole } from '../v1/schemas.js';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 
 const GuideSummary = Type.Object(
@@ -22,7 +23,10 @@ const GuideSummary = Type.Object(
   { additionalProperties: false },
 );
 
-const GuideData = Type.Object(
+// Each payload (the envelope's `data`) is a named schema of the document, so that a client generated from
+// it has one type per payload, shared by the feed's Event and by the webhooks.
+
+export const GuideEventData = Type.Object(
   {
     guide: GuideSummary,
     placement: Type.Object(
@@ -34,46 +38,69 @@ const GuideData = Type.Object(
     ),
     changed: Type.Array(StringEnum(CHANGE_COLUMNS), { description: 'The columns that changed, for guide.updated; empty for the other events' }),
   },
-  { additionalProperties: false },
+  {
+    $id: 'GuideEventData',
+    additionalProperties: false,
+    description: 'The `data` of guide.created, guide.updated, guide.ready and guide.failed: the guide as it is (never its body: GET /guides/{guideId} has it) and where it is',
+  },
 );
 
-const DeletedData = Type.Object({ guide: Type.Object({ id: Uuid(), team_id: Uuid() }, { additionalProperties: false }) }, { additionalProperties: false });
+export const GuideDeletedData = Type.Object(
+  { guide: Type.Object({ id: Uuid(), team_id: Uuid({ description: 'The team the guide was deleted from or moved out of' }) }, { additionalProperties: false }) },
+  { $id: 'GuideDeletedData', additionalProperties: false, description: 'The `data` of guide.deleted: the guide that was deleted or moved out of the team' },
+);
 
-const MemberData = Type.Object(
+export const MemberEventData = Type.Object(
   {
     member: Type.Object(
-      { user_id: Uuid(), email: Type.String(), name: Nullable(Type.String()), role: Type.String(), team_id: Uuid() },
+      {
+        user_id: Uuid(),
+        email: Type.String(),
+        name: Nullable(Type.String()),
+        role: Type.Ref(TeamRole, { description: 'The role in the team; for member.left, the role the member had' }),
+        team_id: Uuid(),
+      },
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  { $id: 'MemberEventData', additionalProperties: false, description: 'The `data` of member.joined, member.left and member.role_changed' },
 );
 
-const PingData = Type.Object({ message: Type.String() }, { additionalProperties: false });
+export const PingData = Type.Object(
+  { message: Type.String() },
+  { $id: 'PingData', additionalProperties: false, description: 'The `data` of ping: a message naming the endpoint it tests' },
+);
+
+/** The payload schemas, for the document's components (added with addSchema before the envelopes that name them). */
+export const EVENT_PAYLOADS = [GuideEventData, GuideDeletedData, MemberEventData, PingData];
 
 const DATA: Record<EventType, TSchema> = {
-  'guide.created': GuideData,
-  'guide.updated': GuideData,
-  'guide.ready': GuideData,
-  'guide.failed': GuideData,
-  'guide.deleted': DeletedData,
-  'member.joined': MemberData,
-  'member.left': MemberData,
-  'member.role_changed': MemberData,
+  'guide.created': GuideEventData,
+  'guide.updated': GuideEventData,
+  'guide.ready': GuideEventData,
+  'guide.failed': GuideEventData,
+  'guide.deleted': GuideDeletedData,
+  'member.joined': MemberEventData,
+  'member.left': MemberEventData,
+  'member.role_changed': MemberEventData,
   ping: PingData,
 };
 
-
-/** The envelope of one event type: the same for every delivery of it, retries included. */
-export function eventEnvelope(type: EventType): TSchema {
+/**
+ * The envelope of one event type: the same for every delivery of it, retries included. Its `data` names
+ * the payload's schema by `$id` in route and shared schemas, which the document generator resolves, or,
+ * for the `webhooks` section, which it takes as written, by its place in the document.
+ */
+export function eventEnvelope(type: EventType, payload: 'by-id' | 'in-document' = 'by-id'): TSchema {
+  const data = DATA[type];
   return Type.Object(
     {
       id: Uuid({ description: 'The event id: the same on every delivery of the event, for deduplication' }),
       created_at: Timestamp(),
       team_id: Uuid(),
       organization_id: Nullable(Uuid()),
-      type: Type.Literal(type),
-      data: DATA[type],
+      type: Type.Literal(type, { description: 'The event type, which says what `data` holds' }),
+      data: payload === 'by-id' ? Type.Ref(data) : Type.Unsafe({ $ref: `#/components/schemas/${data.$id}` }),
     },
     { additionalProperties: false },
   );
@@ -139,7 +166,7 @@ export function webhooksSection(appUrl: string): OpenApiWebhooks {
             required: true,
             content: {
               'application/json': {
-                schema: eventEnvelope(type),
+                schema: eventEnvelope(type, 'in-document'),
                 example: { id: IDS.event, created_at: '2026-11-21T09:30:00.000Z', team_id: IDS.team, organization_id: null, type, data: exampleData(type, appUrl) },
               },
             },

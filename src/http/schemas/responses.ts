@@ -42,7 +42,17 @@ function headersFor(options: ResponseOptions, extra: Headers = {}, rate: 'always
   return { ...COMMON_HEADERS, ...rateHeaders, ...extra };
 }
 
+const CHALLENGE_HEADER = {
+  'WWW-Authenticate': {
+    type: 'string',
+    description:
+      'The RFC 6750 challenge: Bearer realm="guide-service", followed by error="invalid_token" and an error_description when a bearer token was sent and refused',
+  },
+};
+
 const EXTRA_ERROR_HEADERS: Partial<Record<ErrorCode, Headers>> = {
+  invalid_key: CHALLENGE_HEADER,
+  key_expired: CHALLENGE_HEADER,
   rate_limited: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait, at least 1' } },
   too_many_waits: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait, at least 1' } },
   service_unavailable: { 'Retry-After': { type: 'integer', description: 'Whole seconds to wait before trying again' } },

@@ -8,7 +8,7 @@ import { FALLBACK_MS, WAITS_PER_KEY } from '../../domain/event-feed-signal.js';
 import { eventFeedPage, eventTypesFor, FEED_EVENT_TYPES, type FeedEventType, scopeOfEventType } from '../../domain/event-feed.js';
 import { keysetList } from '../keyset-page.js';
 import { invalidRequest, ProblemError } from '../problem.js';
-import { Cursor } from '../schemas/common.js';
+import { CommaSeparated, Cursor, StringEnum } from '../schemas/common.js';
 import { presentEventPage } from './event-feed-presenter.js';
 import { EventPage } from './event-feed-schemas.js';
 import { admittedKey, readmit } from './key-auth.js';
@@ -26,11 +26,15 @@ export const MAX_WAIT_SECONDS = 30;
 const EventFeedQuery = Type.Object(
   {
     after: Cursor({ description: 'The next_cursor of an earlier page: the events after it. Omitted: from the oldest event kept' }),
-    types: Type.String({
-      minLength: 1,
-      maxLength: 500,
-      description: `Comma-separated event types to keep (${FEED_EVENT_TYPES.join(', ')}); omitted: every type the key's scopes allow`,
-    }),
+    types: CommaSeparated(
+      StringEnum(FEED_EVENT_TYPES),
+      { minItems: 1, maxItems: FEED_EVENT_TYPES.length, uniqueItems: true },
+      {
+        minLength: 1,
+        maxLength: 500,
+        description: "The event types to keep, separated by commas (`types=guide.created,guide.deleted`), each once; omitted: every type the key's scopes allow",
+      },
+    ),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Events per page' }),
     wait: Type.Integer({
       minimum: 0,

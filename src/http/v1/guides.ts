@@ -15,7 +15,9 @@ const GuideListQuery = Type.Object(
       maxLength: 200,
       pattern: '^[^\\u0000-\\u001f\\u007f]*$',
       [ACCEPTS]: 'text without control characters',
-      description: 'Case-insensitive match on the guide title (2 to 200 characters); %, _ and \\ are plain characters',
+      description:
+        'Text the guide title contains, as written but for case (2 to 200 characters): one piece, so `reset password` does not find ' +
+        '"Reset a password" (MCP\'s search_guides searches by words: /docs#searching); %, _ and \\ are plain characters',
     }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Rows per page' }),
     cursor: Cursor(),

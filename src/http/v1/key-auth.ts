@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiKey, type Authentication, type KeyPolicy, type Scope, authenticateKey, touchApiKey } from '../../domain/api-keys.js';
 import type { DomainContext } from '../../domain/context.js';
-import { bearerToken } from '../bearer.js';
+import { bearerChallenge, bearerToken } from '../bearer.js';
 import { ProblemError } from '../problem.js';
 import { type RequestRateLimit, applyRateHeaders, rateLimited } from '../rate-limit.js';
 
@@ -62,10 +62,13 @@ export async function admit(
   touchApiKey(ctx, key).catch((error: unknown) => request.log.warn({ err: error }, 'could not record the key as used'));
 }
 
-/** The 401 of a key that is not accepted (missing, malformed, unknown, revoked or expired). */
+/** The 401 of a key that is not accepted (missing, malformed, unknown, revoked or expired), with its challenge. */
 function keyRefusal(authentication: Authentication, bearer: string | null): ProblemError {
-  if (authentication.outcome === 'expired') return new ProblemError('key_expired', 'The API key has expired; create a new key in the application');
-  return new ProblemError('invalid_key', bearer === null ? 'Send the API key as Authorization: Bearer <API_KEY>' : 'The API key is malformed, unknown or revoked');
+  if (authentication.outcome === 'expired') {
+    return new ProblemError('key_expired', 'The API key has expired; create a new key in the application', bearerChallenge('The API key has expired'));
+  }
+  if (bearer === null) return new ProblemError('invalid_key', 'Send the API key as Authorization: Bearer <API_KEY>', bearerChallenge());
+  return new ProblemError('invalid_key', 'The API key is malformed, unknown or revoked', bearerChallenge('The API key is malformed, unknown or revoked'));
 }
 
 /** The 403 of an organization's policy that refuses the key. */

@@ -7,6 +7,9 @@ import { Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
 export const TEAM_ROLES = ['EDITOR', 'VIEWER', 'ADMIN'] as const;
 export const PUBLISH_STATUSES = ['DRAFT', 'PUBLISHED'] as const;
 
+/** A member's role in a team: what GET /members answers and what member events carry (spec §2.7, decisions §6). */
+export const TeamRole = StringEnum(TEAM_ROLES, { $id: 'TeamRole', description: "A member's role in a team" });
+
 export const Key = Type.Object(
   {
     id: Uuid(),
@@ -66,7 +69,7 @@ export const Member = Type.Object(
     name: Nullable(Type.String()),
     email: Type.String(),
     avatar_url: Nullable(Type.String()),
-    role: StringEnum(TEAM_ROLES),
+    role: Type.Ref(TeamRole),
     joined_at: Nullable(Timestamp()),
   },
   { $id: 'Member', additionalProperties: false },

@@ -2,16 +2,17 @@
 // 405 for every other method on their paths, and 404 for unknown paths, all with the same headers.
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
+import { answerPreflight, isPreflight, readableFromAnyOrigin } from '../cross-origin.js';
 import type { ErrorCode } from '../error-catalogue.js';
 import { installDeprecations } from '../deprecation.js';
 import { ProblemError } from '../problem.js';
 import { shownName } from '../problem-handler.js';
 import type { RequestRateLimit } from '../rate-limit.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
-import { registerOpenApiDocument } from '../openapi-document.js';
+import { examplesAt, registerOpenApiDocument } from '../openapi-document.js';
 import { Problem } from '../schemas/common.js';
 import { V1_EXAMPLES } from '../docs/v1-examples.js';
-import { webhooksSection } from '../schemas/events.js';
+import { EVENT_PAYLOADS, webhooksSection } from '../schemas/events.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';
 import { registerAuthVerify } from './auth-verify.js';
@@ -20,7 +21,7 @@ import { registerEvents } from './events.js';
 import { registerGuides } from './guides.js';
 import { tagAnswer } from './entity-tags.js';
 import { admit } from './key-auth.js';
-import { Guide, GuideListItem, Key, Member, Team } from './schemas.js';
+import { Guide, GuideListItem, Key, Member, Team, TeamRole } from './schemas.js';
 import { registerTeams } from './teams.js';
 
 /** Every v1 endpoint can answer every error of spec §7, a method it does not take and an expectation it cannot meet. */
@@ -69,7 +70,7 @@ const V1_PATHS = /^\/v1\/(auth\/verify|guides|guides\/[^/]+|teams|members|events
 
 export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<void> {
   const { ctx, rateLimit, publicUrl } = options;
-  for (const schema of [Problem, Key, GuideListItem, Guide, Team, Member, FeedEvent]) app.addSchema(schema);
+  for (const schema of [Problem, TeamRole, Key, GuideListItem, Guide, Team, Member, ...EVENT_PAYLOADS, FeedEvent]) app.addSchema(schema);
   installDeprecations(app, publicUrl);
 
   await registerOpenApiDocument(app, {
@@ -91,11 +92,17 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
       { name: 'Webhooks', description: 'What the service POSTs to the webhook endpoints admins register: one signed JSON event per delivery' },
     ],
     webhooks: webhooksSection(ctx.settings.appUrl),
-  }, V1_EXAMPLES);
+  }, examplesAt(V1_EXAMPLES, ctx.settings.appUrl));
 
   // Admission runs first for every /v1 request, known or not. An unknown path is then 404 and another
   // method on a known path 405 (decisions §4), both answered before any body is read.
+  // A browser's preflight is answered before that, counted like a request for the public document: it
+  // carries no key, and the interface grants no page access (src/http/cross-origin.ts).
   app.addHook('onRequest', async (request, reply) => {
+    if (isPreflight(request)) {
+      await admit(ctx, rateLimit, request, reply, { public: true });
+      return answerPreflight(reply, publicUrl, V1_PATHS.test(request.url.split('?')[0]!) ? READ_METHODS : null);
+    }
     if (!request.is404) return admit(ctx, rateLimit, request, reply, request.routeOptions.config);
     const path = request.url.split('?')[0]!;
     await admit(ctx, rateLimit, request, reply, { public: path === '/v1/openapi.json' });
@@ -134,7 +141,10 @@ export async function v1Plugin(app: TypeBoxApp, options: V1Options): Promise<voi
   app.addHook('preClose', async () => ctx.eventFeed?.close());
 
   options.document.get = () => app.swagger() as unknown as Record<string, unknown>;
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    readableFromAnyOrigin(reply);
+    return app.swagger();
+  });
 
   // Reached only if the admission hook let an unknown path through, which it never does.
   app.setNotFoundHandler(async () => {
