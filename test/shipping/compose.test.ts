@@ -78,6 +78,8 @@ describe.runIf(containerTestsRun)('the compose stack (compose.yaml)', () => {
       await podman(['rm', '--force', '--volumes', '--time', '2', container(service)]).catch(() => undefined);
     }
     await compose(['down', '--volumes']).catch(() => undefined);
+    // podman-compose 1.0 leaves the stack's network behind.
+    await podman(['network', 'rm', '--force', `${PROJECT}_default`]).catch(() => undefined);
   }, 300_000);
 
   it('a write through HAProxy is read back from each API process', async () => {
