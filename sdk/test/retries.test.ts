@@ -90,7 +90,8 @@ describe('retries', () => {
     const notFound = scriptedFetch([problem(404, 'not_found')]);
     await expect(client(notFound.fetch).guides.get('x')).rejects.toMatchObject({ code: 'not_found', status: 404, detail: 'not_found detail' });
     expect(notFound.calls).toHaveLength(1);
-    const proxy = scriptedFetch([new Response('<html>Bad gateway</html>', { status: 502 })]);
-    await expect(client(proxy.fetch).teams.list()).rejects.toMatchObject({ code: 'internal_error', status: 502, problem: null });
+    const proxy = scriptedFetch([new Response('<html>I am a teapot</html>', { status: 418 })]);
+    await expect(client(proxy.fetch).teams.list()).rejects.toMatchObject({ code: 'internal_error', status: 418, problem: null });
+    expect(proxy.calls).toHaveLength(1);
   });
 });

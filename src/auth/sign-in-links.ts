@@ -8,6 +8,8 @@
 // valid whatever later requests do: using one never looks at budgets.
 import { createHmac, hkdfSync } from 'node:crypto';
 import { isIPv6 } from 'node:net';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, transact } from '../domain/context.js';
 import { queueMail } from '../mail/mail-outbox.js';
@@ -36,6 +38,26 @@ export function signInUrl(appUrl: string, token: string): string {
 export type SpentBudget = 'address' | 'person';
 
 export type LinkRequest = { outcome: 'sent'; link: string } | { outcome: 'unknown_address' } | { outcome: 'throttled'; budget: SpentBudget };
+
+/**
+ * Keeps a new link for the user, working for `ttlMs` from `now` (only its hash is kept), and answers its
+ * token; `askedFrom` is the asker's hashed address, null for an invitation nobody asked for.
+ */
+export async function storeSignInLink(trx: Transaction<Database>, userId: string, now: Date, ttlMs: number, askedFrom: string | null): Promise<string> {
+  const token = newConsoleToken();
+  await trx
+    .insertInto('sign_in_links')
+    .values({
+      token_hash: hashConsoleToken(token),
+      user_id: userId,
+      created_at: timestamp(now),
+      expires_at: timestamp(new Date(now.getTime() + ttlMs)),
+      used_at: null,
+      asked_from_hash: askedFrom,
+    })
+    .execute();
+  return token;
+}
 
 /**
  * The asker a client address stands for: an IPv4 address whole (an IPv4-mapped IPv6 one as IPv4), an IPv6
@@ -114,18 +136,7 @@ export async function requestSignInLink(ctx: DomainContext, email: string, clien
     const fromThisAddress = recent.filter((link) => link.asked_from_hash === askedFrom && link.created_at > addressWindowStart).length;
     if (fromThisAddress >= LINKS_PER_ADDRESS) return { outcome: 'throttled', budget: 'address' };
     if (recent.length >= LINKS_PER_PERSON) return { outcome: 'throttled', budget: 'person' };
-    const token = newConsoleToken();
-    await trx
-      .insertInto('sign_in_links')
-      .values({
-        token_hash: hashConsoleToken(token),
-        user_id: user.id,
-        created_at: timestamp(now),
-        expires_at: timestamp(new Date(now.getTime() + SIGN_IN_LINK_TTL_MS)),
-        used_at: null,
-        asked_from_hash: askedFrom,
-      })
-      .execute();
+    const token = await storeSignInLink(trx, user.id, now, SIGN_IN_LINK_TTL_MS, askedFrom);
     const link = signInUrl(ctx.settings.appUrl, token);
     const minutes = SIGN_IN_LINK_TTL_MS / 60_000;
     await queueMail(

@@ -1,9 +1,11 @@
-// Team membership: joining, changing role and leaving each record their event (spec §6.5).
+// Team membership: joining, changing role and leaving each record their event (spec §6.5). A team that
+// belongs to no organization keeps an ADMIN: its last one can be neither removed nor given another role
+// (shared decisions §11); a team of an organization has the organization's admins.
 import { recordAudit } from './audit.js';
 import type { TeamRole } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
-import { NotFoundError } from './errors.js';
+import { ConflictError, NotFoundError } from './errors.js';
 import { type EventType, recordEvent } from './events.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { requireTeam } from './teams.js';
@@ -47,6 +49,22 @@ export async function recordMemberEvent(trx: Executor, type: EventType, teamId: 
   });
 }
 
+/**
+ * Refuses to take the last ADMIN of a team of no organization away: `member` is about to be removed or
+ * given another role. The team's row is held until commit on PostgreSQL, so that two such changes at once
+ * take turns rather than each leaving the other the last.
+ */
+async function keepLastAdmin(ctx: DomainContext, trx: Executor, team: { id: string; organization_id: string | null }, member: Pick<Member, 'role' | 'name' | 'email'>, change: string): Promise<void> {
+  if (team.organization_id !== null || member.role !== 'ADMIN') return;
+  if (ctx.dialect === 'postgres') await trx.selectFrom('teams').select('id').where('id', '=', team.id).forUpdate().execute();
+  const admins = await trx.selectFrom('memberships').select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', team.id).where('role', '=', 'ADMIN').executeTakeFirstOrThrow();
+  if (Number(admins.n) <= 1) {
+    throw new ConflictError(
+      `${member.name ?? member.email} is the last ADMIN of this team, which belongs to no organization, and cannot be ${change}: make another member ADMIN first, or nobody could manage the team`,
+    );
+  }
+}
+
 /** Adds the user to the team with the role, or changes the role; the same role again changes nothing. */
 export async function putMember(ctx: DomainContext, teamId: string, userId: string, role: TeamRole): Promise<Member> {
   return transact(ctx, async (trx) => {
@@ -59,6 +77,7 @@ export async function putMember(ctx: DomainContext, teamId: string, userId: stri
       .where('team_id', '=', teamId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
+    if (existing && existing.role !== role) await keepLastAdmin(ctx, trx, team, await requireMember(trx, teamId, userId), `made ${role}`);
     if (!existing) {
       await trx.insertInto('memberships').values({ team_id: teamId, user_id: userId, role, joined_at: timestamp(now) }).execute();
     } else if (existing.role !== role) {
@@ -82,6 +101,7 @@ export async function removeMember(ctx: DomainContext, teamId: string, userId: s
   await transact(ctx, async (trx) => {
     const team = await requireTeam(trx, teamId);
     const member = await requireMember(trx, teamId, userId);
+    await keepLastAdmin(ctx, trx, team, member, 'removed');
     await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
     touched(trx, 'memberships', [tag.members(teamId)]);
     await recordMemberEvent(trx, 'member.left', teamId, team.organization_id, member, ctx.clock.now());

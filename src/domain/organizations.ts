@@ -3,7 +3,7 @@ import type { OrganizationsTable, Plan } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { fieldsSet, recordAudit } from './audit.js';
 import { type DomainContext, type Executor, transact } from './context.js';
-import { NotFoundError } from './errors.js';
+import { ConflictError, NotFoundError } from './errors.js';
 import { newId } from './ids.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
 import { requireUser } from './users.js';
@@ -79,9 +79,28 @@ export async function addOrganizationAdmin(ctx: DomainContext, organizationId: s
   });
 }
 
+/** The organization's admins, oldest first. */
+export async function listOrganizationAdmins(db: Executor, organizationId: string) {
+  return db
+    .selectFrom('organization_admins')
+    .innerJoin('users', 'users.id', 'organization_admins.user_id')
+    .select(['users.id', 'users.name', 'users.email', 'users.avatar_url', 'organization_admins.created_at as admin_since'])
+    .where('organization_admins.organization_id', '=', organizationId)
+    .orderBy('organization_admins.created_at')
+    .orderBy('users.id')
+    .execute();
+}
+
+/** Removes an admin; the last one stays (shared decisions §11): an organization always has someone to manage it. */
 export async function removeOrganizationAdmin(ctx: DomainContext, organizationId: string, userId: string): Promise<void> {
   await requireOrganization(ctx.db, organizationId);
   await transact(ctx, async (trx) => {
+    // Held until commit on PostgreSQL: two removals at once take turns, rather than each leaving the other the last.
+    if (ctx.dialect === 'postgres') await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
+    const admins = await trx.selectFrom('organization_admins').select('user_id').where('organization_id', '=', organizationId).execute();
+    if (admins.length === 1 && admins[0]!.user_id === userId) {
+      throw new ConflictError("This is the organization's last admin and cannot be removed: make someone else an admin first, or nobody could manage the organization");
+    }
     const result = await trx
       .deleteFrom('organization_admins')
       .where('organization_id', '=', organizationId)

@@ -70,6 +70,25 @@ export function inRequestTransaction<T>(scope: RequestTransaction, work: () => T
   return scopes.run(scope, work);
 }
 
+/**
+ * Runs `work`, whose domain writes each open their own transaction, as one write: every transact() in it
+ * joins one transaction, committed when `work` is done and rolled back if it fails. Inside a request
+ * that keeps one transaction already, `work` simply joins it.
+ */
+export async function asOneWrite<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  if (currentRequestTransaction()) return work();
+  const scope = new RequestTransaction(db);
+  let value: T;
+  try {
+    value = await inRequestTransaction(scope, work);
+  } catch (error) {
+    await scope.rollback();
+    throw error;
+  }
+  await scope.commit(async () => undefined);
+  return value;
+}
+
 /** The scope of the request running now, if it asked for one. */
 export function currentRequestTransaction(): RequestTransaction | undefined {
   return scopes.getStore();

@@ -79,12 +79,17 @@ function view(row: AttemptRow, held: boolean, now: string): AttemptView {
   };
 }
 
+const WHOLE_ID_LENGTH = 36;
+
 export interface AttemptPageQuery {
   endpointId: string;
   status: ShownStatus | undefined;
   /** Only attempts of events of this type. */
   eventType?: string | undefined;
-  /** Only attempts of this event. */
+  /**
+   * Only attempts of this event: a whole id, or the start of one (lower-case hex and hyphens only, as the
+   * route checks), the short id a list shows. A start is looked for among the endpoint's attempts only.
+   */
   eventId?: string | undefined;
   /** Only attempts written at or after this time (RFC 3339, UTC, as stored). */
   since?: string | undefined;
@@ -113,7 +118,8 @@ export async function attemptPage(ctx: DomainContext, query: AttemptPageQuery): 
     select = select.where('a.status', '=', query.status);
   }
   if (query.eventType) select = select.where('e.type', '=', query.eventType);
-  if (query.eventId) select = select.where('a.event_id', '=', query.eventId);
+  if (query.eventId?.length === WHOLE_ID_LENGTH) select = select.where('a.event_id', '=', query.eventId);
+  else if (query.eventId) select = select.where('a.event_id', 'like', `${query.eventId}%`);
   if (query.since) select = select.where('a.created_at', '>=', query.since);
   if (query.until) select = select.where('a.created_at', '<', query.until);
   if (query.after) select = select.where(afterPosition('a', query.after));

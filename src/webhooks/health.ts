@@ -1,6 +1,7 @@
 // An endpoint's health at a glance (decisions §6, console): its last sent attempt, how many of the attempts
-// sent in the last 24 hours were delivered and how many failed, hour by hour, its failures since the last
-// delivery, and when its next automatic retry is due. One statement per endpoint, over the attempts'
+// sent in the last 24 hours were delivered and how many failed, hour by hour, how many of the events those
+// attempts carried were delivered (the success rate: an event retried three times and then delivered is one
+// success, not one in four), its failures since the last delivery, and when its next automatic retry is due. One statement per endpoint, over the attempts'
 // indexes: the last sent attempt and the failures in a row walk (endpoint_id, created_at) backwards from
 // the newest, the next retry is the first entry of the partial index of waiting attempts by due time, and
 // the hours read the attempts written since a day before the window began.
@@ -31,6 +32,8 @@ export interface EndpointHealth {
   since: string;
   delivered: number;
   failed: number;
+  events_sent: number;
+  events_delivered: number;
   success_rate: number | null;
   consecutive_failures: number;
   next_retry_at: string | null;
@@ -42,6 +45,8 @@ interface HealthRow {
   last_sent_at: string | null;
   consecutive_failures: number | string | null;
   next_retry_at: string | null;
+  events_sent: number | string | null;
+  events_delivered: number | string | null;
   hour: string | null;
   status: 'delivered' | 'failed' | null;
   n: number | string | null;
@@ -68,6 +73,10 @@ export async function endpointHealth(ctx: DomainContext, endpointId: string): Pr
           ORDER BY d.created_at DESC, d.id DESC LIMIT 1), '')) AS consecutive_failures,
       (SELECT min(r.due_at) FROM webhook_attempts r WHERE r.endpoint_id = ${id} AND r.status = 'scheduled'
         AND r.auto_retry = 1 AND r.attempt_number > 1) AS next_retry_at,
+      (SELECT count(DISTINCT e.event_id) FROM webhook_attempts e WHERE e.endpoint_id = ${id} AND e.created_at >= ${writtenFrom}
+        AND e.sent_at >= ${sinceText} AND e.status IN ('delivered', 'failed')) AS events_sent,
+      (SELECT count(DISTINCT e.event_id) FROM webhook_attempts e WHERE e.endpoint_id = ${id} AND e.created_at >= ${writtenFrom}
+        AND e.sent_at >= ${sinceText} AND e.status = 'delivered') AS events_delivered,
       h.hour, h.status, h.n
     FROM (SELECT 1 AS one) s
     LEFT JOIN (SELECT l.status, l.sent_at FROM webhook_attempts l WHERE l.endpoint_id = ${id} AND l.status IN ('delivered', 'failed')
@@ -86,13 +95,17 @@ export async function endpointHealth(ctx: DomainContext, endpointId: string): Pr
   }
   const delivered = hours.reduce((sum, hour) => sum + hour.delivered, 0);
   const failed = hours.reduce((sum, hour) => sum + hour.failed, 0);
+  const eventsSent = Number(first.events_sent ?? 0);
+  const eventsDelivered = Number(first.events_delivered ?? 0);
   return {
     endpoint_id: endpointId,
     last_attempt: first.last_status && first.last_sent_at ? { status: first.last_status, sent_at: first.last_sent_at } : null,
     since: sinceText,
     delivered,
     failed,
-    success_rate: delivered + failed === 0 ? null : delivered / (delivered + failed),
+    events_sent: eventsSent,
+    events_delivered: eventsDelivered,
+    success_rate: eventsSent === 0 ? null : eventsDelivered / eventsSent,
     consecutive_failures: Number(first.consecutive_failures ?? 0),
     next_retry_at: first.next_retry_at,
     hours,

@@ -67,7 +67,11 @@ describe('a team admin in the console', () => {
     expect(await page.getByText('Ana Admin').isVisible()).toBe(true);
   });
 
-  it('creates a key, sees it once with a copy button, and the key works against /v1/auth/verify', async () => {
+  it('creates a key from the form "New key…" opens, sees it once with a copy button, and the key works against /v1/auth/verify', async () => {
+    expect(await page.getByLabel('Name').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'New key…' }).click();
+    // The form opens with focus in its first field.
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.id')).toBe('key-name');
     await page.getByLabel('Name').fill('Zapier');
     await page.getByLabel('Read members').uncheck();
     await page.getByLabel('Expires after').selectOption('30');
@@ -112,6 +116,9 @@ describe('a team admin in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('No keys yet.').waitFor();
     expect((await verify()).status).toBe(401);
+    // The page says so, and focus goes to making a new key, as no key is left to act on.
+    await page.getByRole('status').filter({ hasText: 'The key “Zapier” was revoked' }).waitFor();
+    await expect.poll(() => page.evaluate<string | null | undefined>('document.activeElement?.textContent')).toBe('New key…');
   });
 
   it('adds an endpoint pointing at a local receiver, which gets the ping', async () => {
@@ -163,6 +170,7 @@ describe('a team admin in the console', () => {
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
     const overlapping = await page.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).inputValue();
     expect(overlapping).not.toBe(oldKey);
+    await page.locator('details.old-key > summary').click();
     expect(await page.getByRole('textbox', { name: 'Old signing key (X-Service-Signature)', exact: true }).inputValue()).toBe(oldKey);
     await page.getByText('The old signing key still signs beside the new one until').waitFor();
     await screenshot(page, '05-signing-key');
@@ -210,7 +218,7 @@ describe('a team admin in the console', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('link', { name: receiver.url, exact: true }).click();
     await openMenu();
-    await page.getByRole('button', { name: 'Resume…' }).click();
+    await page.locator('.menu-items').getByRole('button', { name: 'Resume…' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByLabel('Redeliver missed events, oldest first').isChecked()).toBe(true);
     await screenshot(page, '08-resume');
@@ -227,6 +235,7 @@ describe('a team admin in the console', () => {
   });
 
   it('filters the Deliveries list by status; failed lists no event that a later attempt delivered (issue 42)', async () => {
+    await page.locator('.filter-chooser > summary').click();
     await page.getByLabel('Status').selectOption('delivered');
     await eventually('only delivered attempts are listed', async () => {
       const badges = await page.locator('tbody li.attempt .badge').allTextContents();
@@ -234,6 +243,7 @@ describe('a team admin in the console', () => {
     });
     // The one failure, the ping answered 410, was delivered when the endpoint resumed with its missed
     // retry redelivered: its event's outcome is not a failure.
+    await page.locator('.filter-chooser > summary').click();
     await page.getByLabel('Status').selectOption('failed');
     await page.getByText('No deliveries match these filters.').waitFor();
     const [endpoint] = (await t.admin('GET', `/webhook-endpoints?home_type=team&home_id=${world.team.id}`)).filter((e: any) => e.url === receiver.url);
@@ -261,7 +271,6 @@ describe('a team admin in the console', () => {
 
   it('reads well at phone width', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.getByLabel('Status').selectOption('');
     await page.locator('.badge.delivered').first().waitFor();
     await screenshot(page, '09-deliveries-phone');
     // Runs in the page, where `document` exists; this file is type-checked without the DOM library.
@@ -302,6 +311,9 @@ describe('a team admin in the console', () => {
     await page.getByRole('status').filter({ hasText: 'Share link is on.' }).waitFor();
     const guide = await t.admin('GET', `/guides/${world.guide.id}`);
     expect([guide.title, guide.description, guide.is_public]).toEqual(['Reset a password', 'From the support desk', true]);
+    // The share link is a link, with a Copy button beside it.
+    expect(await page.getByRole('link', { name: guide.permalink, exact: true }).getAttribute('href')).toBe(guide.permalink);
+    await page.getByRole('button', { name: 'Copy share link' }).waitFor();
     await receiver.waitFor(before + 2);
     const changed = receiver.received.slice(before).map((r) => JSON.parse(r.body).data.changed);
     expect(changed).toEqual([['title', 'description'], ['is_public']]);
@@ -346,12 +358,12 @@ describe('the operator in the console', () => {
 });
 
 describe('a VIEWER in the console', () => {
-  it('sees only the Guides, and API settings refuse them in words', async () => {
+  it('sees only the Guides and the People (without controls), and API settings refuse them in words', async () => {
     const viewer = await consolePage(browser);
     await signInByLink(viewer, 'victor@example.com');
     await viewer.getByRole('heading', { name: 'Guides · Support' }).waitFor();
     const sections = await viewer.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
-    expect(sections).toEqual(['Guides']);
+    expect(sections).toEqual(['Guides', 'People']);
     await viewer.goto(`${baseUrl}/console/#/team/${world.team.id}/keys`);
     expect(await alertText(viewer)).toContain("Only the team's admins and its organization's admins may open the team's API settings");
     await screenshot(viewer, '11-viewer-refused');

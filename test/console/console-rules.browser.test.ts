@@ -38,6 +38,14 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
   const world: Record<string, any> = {};
   const email = `ana-${label}@example.com`;
   const keysHash = () => `#/team/${world.team.id}/keys`;
+  /** The key form's Name field, the form opened first from "New key…" if it is closed. */
+  async function keyName() {
+    const opener = page.getByRole('button', { name: 'New key…' });
+    // The page is drawn when one of them shows: the button, or the form it opened.
+    await page.locator('#new-key-form:visible, button[aria-controls="new-key-form"]:visible').first().waitFor();
+    if (await opener.isVisible()) await opener.click();
+    return page.getByLabel('Name');
+  }
 
   beforeAll(async () => {
     world.organization = await t.admin('POST', '/organizations', { name: `Northwind Outfitters Worldwide ${label}`, plan: 'growth' });
@@ -146,7 +154,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
   describe('item 9: guard rails', () => {
     it("refuses a key name of only spaces, showing the API's words beside the Name field", async () => {
       await page.goto(`${baseUrl}/console/${keysHash()}`);
-      const name = page.getByLabel('Name');
+      const name = await keyName();
       for (const [typed, words] of [
         ['   ', 'Name must be text with at least one character that is not a space'],
         ['', 'Name must not be empty'],
@@ -232,12 +240,13 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       const warning = page.locator('#team-keys-disabled');
       await warning.waitFor();
       expect(await warning.innerText()).toContain(`Team keys are disabled. The organization ${world.organization.name} allows organization keys only`);
-      expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'New key…' }).count()).toBe(0);
+      expect(await page.locator('#new-key-form').count()).toBe(0);
       await screenshot(page, `15-team-keys-disabled${suffix}`);
 
       await t.admin('PATCH', `/organizations/${world.organization.id}`, { org_keys_only: false });
       await page.reload();
-      await page.getByRole('button', { name: 'Create key' }).waitFor();
+      await page.getByRole('button', { name: 'New key…' }).waitFor();
       expect(await warning.count()).toBe(0);
     });
   });
@@ -268,9 +277,9 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
         await createHeld;
         await route.continue();
       });
-      const create = page.getByRole('button', { name: 'Create key' });
+      const create = page.locator('#new-key-form button[type="submit"]');
       try {
-        await page.getByLabel('Name').fill('Busy');
+        await (await keyName()).fill('Busy');
         await page.getByLabel('Name').press('Enter');
         await page.locator('button[aria-busy="true"]').waitFor();
         expect(await create.isDisabled()).toBe(true);
@@ -296,7 +305,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
         await route.abort('connectionreset');
       });
       try {
-        await page.getByLabel('Name').fill(name);
+        await (await keyName()).fill(name);
         await page.getByLabel('Name').press('Enter');
         await page.getByText('The service cannot be reached').waitFor();
         await page.getByRole('button', { name: 'Create key' }).click();
@@ -310,7 +319,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       const keys = (await t.admin('GET', `/api-keys?home_type=team&home_id=${world.team.id}`)) as { name: string }[];
       expect(keys.filter((key) => key.name === name)).toHaveLength(1);
       // The next change is a new one, with a key of its own.
-      await page.getByLabel('Name').fill(`${name} again`);
+      await (await keyName()).fill(`${name} again`);
       const next = page.waitForRequest('**/admin/v1/api-keys');
       await page.getByLabel('Name').press('Enter');
       expect((await next).headers()['idempotency-key']).not.toBe(keysSent[0]);
@@ -318,6 +327,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
     });
 
     it('makes a management key when "Manage webhooks" is ticked, which the form explains and leaves unticked (issue 42)', async () => {
+      await keyName();
       const manage = page.getByRole('checkbox', { name: /Manage webhooks/ });
       expect(await manage.isChecked()).toBe(false);
       const described = await manage.getAttribute('aria-describedby');
@@ -330,13 +340,14 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
       const keys = (await t.admin('GET', `/api-keys?home_type=team&home_id=${world.team.id}`)) as { name: string; scopes: string[] }[];
       expect(keys.find((key) => key.name === name)?.scopes).toEqual(['guides:read', 'teams:read', 'members:read', 'webhooks:manage']);
       // The form is reset: the next key is not a management key unless asked again.
+      await keyName();
       expect(await manage.isChecked()).toBe(false);
     });
 
     it('shows no stale panels: a new refusal takes the last secret away', async () => {
       // The key "Busy" of the last test is on show, with its secret.
       expect(await page.getByLabel('Your new API key').count()).toBe(1);
-      await page.getByLabel('Name').fill('  ');
+      await (await keyName()).fill('  ');
       await page.getByLabel('Name').press('Enter');
       await page.locator('#key-name-error').waitFor();
       expect(await page.getByLabel('Your new API key').count()).toBe(0);
@@ -374,7 +385,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
 
     it('says so when the session of a tab has ended, keeps what was typed, and saves it once signed in in another tab', async () => {
       await page.goto(`${baseUrl}/console/${keysHash()}`);
-      await page.getByLabel('Name').fill('Typed before the session ended');
+      await (await keyName()).fill('Typed before the session ended');
       const context: BrowserContext = page.context();
       await context.clearCookies();
       await page.getByLabel('Name').press('Enter');
@@ -397,7 +408,7 @@ describe.each(WIDTHS)('the console at $label width', ({ label, suffix, viewport 
     });
 
     it('does not go on as someone else who signed in in another tab after the session ended', async () => {
-      await page.getByLabel('Name').fill('Not as the operator');
+      await (await keyName()).fill('Not as the operator');
       await page.context().clearCookies();
       await page.getByLabel('Name').press('Enter');
       await page.locator('#banner').getByRole('alert').waitFor();

@@ -126,13 +126,23 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
   it('filters by status, event type and time range, and finds an event by its id', async () => {
     await page.goto(listUrl());
     await row(world.eventId).waitFor();
+    // The form opens from "Filter"; a type applies as soon as it is picked, and shows as a chip.
+    const openFilters = () => page.locator('.filter-chooser > summary').click();
+    await openFilters();
     await page.getByLabel('Event type', { exact: true }).selectOption('ping');
     await eventually('only the ping', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.ping.event_id).count()) === 1 ? true : undefined));
     expect(page.url()).toContain('event_type=ping');
+    const chip = page.getByRole('list', { name: 'Filters in use' }).getByRole('button');
+    expect(await chip.innerText()).toContain('Event type: ping');
+    expect(await chip.getAttribute('aria-label')).toBeNull();
+    await chip.click();
+    await eventually('every event again', async () => ((await page.locator('tbody tr').count()) === 2 ? true : undefined));
+    expect(page.url()).not.toContain('event_type');
 
     await page.goto(listUrl('?status=failed'));
     await row(world.eventId).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);
+    await openFilters();
     expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('failed');
 
     // A time range, in the reader's local time: from the minute the guide.created event was written.
@@ -144,27 +154,36 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     }, first.created_at);
     await page.goto(listUrl());
     await row(world.eventId).waitFor();
+    await openFilters();
     await page.getByLabel('From', { exact: true }).fill(localMinute);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await eventually('only the guide.created event', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.eventId).count()) === 1 ? true : undefined));
+    await openFilters();
     await page.getByLabel('From', { exact: true }).fill('');
     await page.getByLabel('To', { exact: true }).fill(localMinute);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await eventually('only the ping', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.ping.event_id).count()) === 1 ? true : undefined));
 
-    // By event id: a whole id finds the event; anything else is refused beside the field.
+    // By event id: the short id the list shows finds the event, as does the whole id; anything else is
+    // refused beside the field.
     await page.goto(listUrl());
     await row(world.eventId).waitFor();
+    const shortId = await row(world.eventId).locator('td[data-label="Event"] code').innerText();
+    expect(shortId).toBe(world.eventId.slice(0, 8));
+    await openFilters();
     const search = page.getByLabel('Event id', { exact: true });
-    await search.fill(world.eventId.slice(0, 8));
+    await search.fill('not an id');
     await search.press('Enter');
     const message = page.locator('.field-error');
     await message.waitFor();
-    expect(await message.innerText()).toContain('must be a whole event id');
+    expect(await message.innerText()).toContain('must be an event id');
     expect(await search.getAttribute('aria-invalid')).toBe('true');
-    await search.fill(world.eventId);
+    await search.fill(shortId);
     await search.press('Enter');
     await eventually('only the searched event', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.eventId).count()) === 1 ? true : undefined));
+    expect(await page.getByRole('list', { name: 'Filters in use' }).innerText()).toContain(`Event: ${shortId}`);
+    await page.goto(listUrl(`?event_id=${world.eventId}`));
+    await eventually('the event by its whole id', async () => ((await page.locator('tbody tr').count()) === 1 && (await row(world.eventId).count()) === 1 ? true : undefined));
     await page.getByRole('link', { name: 'Clear filters' }).waitFor();
     await screenshot(page, `22-deliveries-filtered${suffix}`);
   });
@@ -187,7 +206,11 @@ describe.each(WIDTHS)('the Deliveries list by event at $label width (issue 14 it
     await page.goto(listUrl());
     const secondRow = row(missed.event_id);
     await secondRow.waitFor();
-    await page.getByText('The endpoint is paused: resume it to send deliveries again.').waitFor();
+    // A banner says it is paused, by an admin, and offers to resume it.
+    const banner = page.getByRole('region', { name: /^Paused/ });
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('An admin paused it.');
+    await banner.getByRole('button', { name: 'Resume…' }).waitFor();
     expect(await page.getByRole('button', { name: /^Send again/ }).count()).toBe(0);
     expect(await secondRow.locator('[data-outcome]').innerText()).toBe('Missed (endpoint paused)');
     expect(await secondRow.locator('td[data-label="When"]').innerText()).toBe('not sent');

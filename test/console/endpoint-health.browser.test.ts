@@ -78,7 +78,7 @@ describe.each(WIDTHS)('endpoint health at $label width (issue 14 item 6)', ({ la
     const row = page.locator('tbody tr').filter({ has: page.getByRole('link', { name: world.endpoint.url, exact: true }) });
     await row.getByText('Failing: 1 failure in a row').waitFor();
     expect(await row.locator('.badge.ok').count()).toBe(0);
-    expect(await row.locator('[data-fact="rate"]').innerText()).toBe('50 % (1 of 2 delivered)');
+    expect(await row.locator('[data-fact="rate"]').innerText()).toBe('50 % (1 of 2 events delivered)');
     expect(await row.locator('[data-fact="last"]').innerText()).toMatch(/^failed /);
     expect(await row.locator('[data-fact="last"] time').getAttribute('datetime')).toBe(world.failed.sent_at);
     await screenshot(page, `19-endpoint-health${suffix}`);
@@ -92,7 +92,7 @@ describe.each(WIDTHS)('endpoint health at $label width (issue 14 item 6)', ({ la
     const last = page.locator('[data-fact="last"]');
     expect(await last.innerText()).toContain('failed');
     expect(await last.locator('time').getAttribute('datetime')).toBe(world.failed.sent_at);
-    expect(await page.locator('[data-fact="rate"]').innerText()).toBe('50 % (1 of 2 delivered)');
+    expect(await page.locator('[data-fact="rate"]').innerText()).toBe('50 % (1 of 2 events delivered)');
     expect(await page.locator('[data-fact="failures"]').innerText()).toBe('1');
     expect(world.failed.next_attempt_at).not.toBeNull();
     expect(await page.locator('[data-fact="next-retry"] time').getAttribute('datetime')).toBe(world.failed.next_attempt_at);

@@ -79,7 +79,7 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
     expect(await page.locator('main table th').allInnerTexts()).toEqual(['URL', 'State', 'Success rate, 24 hours', 'Last delivery']);
     const row = page.locator('tbody tr').filter({ has: link });
     expect(await row.locator('.badge.ok').innerText()).toBe('Active');
-    expect(await row.locator('[data-fact="rate"]').innerText()).toBe('100 % (1 of 1 delivered)');
+    expect(await row.locator('[data-fact="rate"]').innerText()).toBe('100 % (1 of 1 event delivered)');
     expect(await row.locator('[data-fact="last"]').innerText()).toMatch(/^delivered /);
 
     // The form is closed until asked for; Escape closes it and gives focus back to the button.
@@ -197,6 +197,9 @@ describe.each(WIDTHS)('webhooks in the console at $label width (issue 35)', ({ l
     expect(await page.getByRole('dialog').getByLabel('Keep the old key signing for').inputValue()).toBe('24');
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('status').filter({ hasText: 'The signing key was rotated' }).waitFor();
+    // The two forms of the new key are shown, what a receiver needs now; the old one is folded away.
+    expect(await panel.getByRole('textbox').count()).toBe(2);
+    await panel.locator('details.old-key > summary').click();
     expect(await panel.getByRole('textbox', { name: 'Old signing key (X-Service-Signature)', exact: true }).inputValue()).toBe(key);
     expect(await panel.getByRole('textbox', { name: 'Signing key (verifies X-Service-Signature)', exact: true }).inputValue()).not.toBe(key);
     await page.getByText('The old signing key still signs beside the new one until').waitFor();

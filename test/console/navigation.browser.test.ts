@@ -195,7 +195,7 @@ describe("an organization admin's view of every team", () => {
       await signInByLink(olgaPage, t, baseUrl, olga.email);
       await olgaPage.getByRole('heading', { name: /API keys · Northwind Outfitters/ }).waitFor();
       await olgaPage.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'All teams' }).click();
-      await olgaPage.getByRole('heading', { name: 'Overview · Northwind Outfitters', level: 1 }).waitFor();
+      await olgaPage.getByRole('heading', { name: 'All teams · Northwind Outfitters', level: 1 }).waitFor();
       const endpointRows = olgaPage.getByRole('table', { name: 'Webhook endpoints of every team' }).locator('tbody tr');
       await endpointRows.first().waitFor();
       expect(await endpointRows.allInnerTexts()).toEqual([expect.stringContaining('Failing: 1 in a row'), expect.stringContaining('Active')]);

@@ -3,7 +3,7 @@
 // events on APP_URL, which defaults to it), whatever the service was recorded with; the only other hosts
 // are the reserved example.com names of third parties (a screenshot's CDN, a receiver's endpoint).
 import { describe, expect, it } from 'vitest';
-import { V1_EXAMPLES } from '../../src/http/docs/v1-examples.js';
+import { V1_EXAMPLES } from '../../src/http/docs/recorded-examples.js';
 import { useTestService } from '../support/service.js';
 
 const SERVED = 'https://help.northwind.test:8443';

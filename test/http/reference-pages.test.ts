@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/domain/events.js';
-import { V1_EXAMPLES } from '../../src/http/docs/v1-examples.js';
+import { V1_EXAMPLES } from '../../src/http/docs/recorded-examples.js';
 import { examplesAt } from '../../src/http/openapi-document.js';
 import { asSession, signIn } from '../console/sessions.js';
 import { ADMIN_TOKEN, createGuide, organizationWithTeams, PUBLIC_URL, startTestService, type TestService } from '../support/service.js';

@@ -43,6 +43,12 @@ describe('GET /webhook-endpoints/{id}/deliveries filters (issue 14 item 7)', () 
     expect(ids(await list({ event_id: ping.event_id }))).toEqual([ping.id]);
     // Ids are matched whatever their case.
     expect(ids(await list({ event_id: updated.event_id.toUpperCase() }))).toEqual([updated.id]);
+    // The short id the console shows (its first 8 characters) finds the event too, as does any longer start.
+    expect(ids(await list({ event_id: created.event_id.slice(0, 8) }))).toEqual([created.id]);
+    expect(ids(await list({ event_id: created.event_id.slice(0, 13).toUpperCase() }))).toEqual([created.id]);
+    // A start that no event of this endpoint has finds nothing, whatever other endpoints' events start with.
+    const absent = [...'0123456789abcdef'].map((digit) => digit.repeat(8)).find((start) => ![ping, created, updated].some((a) => a.event_id.startsWith(start)))!;
+    expect(ids(await list({ event_id: absent }))).toEqual([]);
     expect(ids(await list({ since: createdFrom }))).toEqual([updated.id, created.id]);
     expect(ids(await list({ until: createdFrom }))).toEqual([ping.id]);
     expect(ids(await list({ since: createdFrom, until: updatedFrom }))).toEqual([created.id]);
@@ -65,12 +71,16 @@ describe('GET /webhook-endpoints/{id}/deliveries filters (issue 14 item 7)', () 
     expectProblem(other, 400, 'invalid_request');
   });
 
-  it('refuses a filter it cannot use, naming it: an unknown event type, an event id that is not a UUID, a time that is not RFC 3339, until not after since', async () => {
+  it('refuses a filter it cannot use, naming it: an unknown event type, an event id that is neither a UUID nor its first 8 or more characters, a time that is not RFC 3339, until not after since', async () => {
     const { team } = await soloTeam(t);
     const endpoint = await createEndpoint(t, { type: 'team', id: team.id }, receiver.url, ['guide.created']);
     const get = (query: Record<string, string>) => t.adminRaw('GET', `/webhook-endpoints/${endpoint.id}/deliveries?${new URLSearchParams(query)}`);
     expectInvalid(await get({ event_type: 'guide.exploded' }), 'event_type');
     expectInvalid(await get({ event_id: 'not-a-uuid' }), 'event_id');
+    expectInvalid(await get({ event_id: 'abc1234' }), 'event_id');
+    // LIKE's wildcards are not hex digits: a start cannot match every event.
+    expectInvalid(await get({ event_id: '%%%%%%%%' }), 'event_id');
+    expectInvalid(await get({ event_id: 'abcd1234_' }), 'event_id');
     expectInvalid(await get({ since: 'yesterday' }), 'since');
     expectInvalid(await get({ until: '2026-11-25 10:00' }), 'until');
     const at = '2026-11-25T10:00:00.000Z';

@@ -1,6 +1,7 @@
 // An endpoint's health (issue 14, console item 6; decisions §6): GET /webhook-endpoints/{id}/health answers
 // its last sent attempt, what was delivered and failed in the current hour and the 23 before it (hour by
-// hour and as a rate), its failures since the last delivery and its next retry, with the endpoint's rights.
+// hour), how many of the events they carried were delivered (the success rate), its failures since the
+// last delivery and its next retry, with the endpoint's rights.
 import { describe, expect, it } from 'vitest';
 import { asSession, signIn } from '../console/sessions.js';
 import { createUser, expectNotFound, expectProblem, UNKNOWN_ID } from '../http/admin/helpers.js';
@@ -53,6 +54,8 @@ describe('GET /webhook-endpoints/{id}/health (issue 14 item 6)', () => {
       last_attempt: { status: 'delivered', sent_at: ping.sent_at },
       delivered: 1,
       failed: 0,
+      events_sent: 1,
+      events_delivered: 1,
       success_rate: 1,
       consecutive_failures: 0,
       next_retry_at: null,
@@ -71,6 +74,8 @@ describe('GET /webhook-endpoints/{id}/health (issue 14 item 6)', () => {
       last_attempt: { status: 'failed', sent_at: first.sent_at },
       delivered: 1,
       failed: 1,
+      events_sent: 2,
+      events_delivered: 1,
       success_rate: 0.5,
       consecutive_failures: 1,
       next_retry_at: first.next_attempt_at,
@@ -88,6 +93,8 @@ describe('GET /webhook-endpoints/{id}/health (issue 14 item 6)', () => {
       last_attempt: { status: 'failed', sent_at: second.sent_at },
       delivered: 0,
       failed: 2,
+      events_sent: 1,
+      events_delivered: 0,
       success_rate: 0,
       consecutive_failures: 2,
       next_retry_at: second.next_attempt_at,
@@ -95,6 +102,7 @@ describe('GET /webhook-endpoints/{id}/health (issue 14 item 6)', () => {
     expect(busyHours(later)).toEqual({ [hourOf(first.sent_at)]: [0, 1], [hourOf(second.sent_at)]: [0, 1] });
 
     // The last retry is delivered: no failures in a row, nothing waiting; the first failure has left the window.
+    // The success rate counts events: the one event in the window was delivered in the end.
     receiver.answer = { status: 200 };
     t.clock.advance(HOUR + MINUTE);
     t.service.ctx.outbox.wake();
@@ -105,7 +113,9 @@ describe('GET /webhook-endpoints/{id}/health (issue 14 item 6)', () => {
       last_attempt: { status: 'delivered', sent_at: third.sent_at },
       delivered: 1,
       failed: 1,
-      success_rate: 0.5,
+      events_sent: 1,
+      events_delivered: 1,
+      success_rate: 1,
       consecutive_failures: 0,
       next_retry_at: null,
     });
@@ -119,7 +129,7 @@ describe('GET /webhook-endpoints/{id}/health (issue 14 item 6)', () => {
     receiver.answer = 'hang';
     const endpoint = await createEndpoint(t, { type: 'team', id: team.id }, receiver.url, ['guide.created']);
     const answer = await health(t, endpoint.id);
-    expect(answer).toMatchObject({ last_attempt: null, delivered: 0, failed: 0, success_rate: null, consecutive_failures: 0, next_retry_at: null });
+    expect(answer).toMatchObject({ last_attempt: null, delivered: 0, failed: 0, events_sent: 0, events_delivered: 0, success_rate: null, consecutive_failures: 0, next_retry_at: null });
     expect(answer.hours.every((h: any) => h.delivered === 0 && h.failed === 0)).toBe(true);
     // Its ping is still waiting for an answer, and would be retried: delete the endpoint, and the ping with it.
     await t.admin('DELETE', `/webhook-endpoints/${endpoint.id}`);

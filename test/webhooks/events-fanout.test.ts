@@ -71,7 +71,7 @@ describe('the envelope of every event type (spec §6.2–§6.6, decisions §6)',
     await t.admin('DELETE', `/guides/${created.id}`);
     const user = await newUser('Ada Member');
     await t.admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'EDITOR' });
-    await t.admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'ADMIN' });
+    await t.admin('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'VIEWER' });
     await t.admin('DELETE', `/teams/${team.id}/members/${user.id}`);
 
     const all = await deliveries(receiver, 11);
@@ -131,8 +131,8 @@ describe('the envelope of every event type (spec §6.2–§6.6, decisions §6)',
 
     const member = { user_id: user.id, email: user.email, name: 'Ada Member', team_id: team.id };
     expect(one('member.joined').data).toStrictEqual({ member: { ...member, role: 'EDITOR' } });
-    expect(one('member.role_changed').data).toStrictEqual({ member: { ...member, role: 'ADMIN' } });
-    expect(one('member.left').data).toStrictEqual({ member: { ...member, role: 'ADMIN' } });
+    expect(one('member.role_changed').data).toStrictEqual({ member: { ...member, role: 'VIEWER' } });
+    expect(one('member.left').data).toStrictEqual({ member: { ...member, role: 'VIEWER' } });
   });
 
   it('events of a team in an organization carry the organization id', async () => {

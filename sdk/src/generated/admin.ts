@@ -77,7 +77,7 @@ export interface paths {
         };
         /**
          * Read a webhook endpoint's health
-         * @description How the endpoint has been doing: its last sent attempt, the attempts delivered and failed in the current hour and the 23 before it (in total, as a success rate, and hour by hour), its failures since the last delivery, and when its next automatic retry is due. Why it is paused is on the endpoint.
+         * @description How the endpoint has been doing: its last sent attempt, the attempts delivered and failed in the current hour and the 23 before it (in total and hour by hour), how many of the events they carried were delivered (the success rate counts events: one retried and then delivered is a success), its failures since the last delivery, and when its next automatic retry is due. Why it is paused is on the endpoint.
          *
          *     A management key (an API key with `webhooks:manage`) may call this operation for its own home: a team key for its team, an organization key for the organization and its teams.
          *
@@ -333,6 +333,19 @@ export interface components {
              */
             updated_at: string;
         };
+        AdminOrganizationAdmin: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            avatar_url: string | null;
+            /**
+             * Format: date-time
+             * @description When they became an admin of the organization
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            admin_since: string;
+        };
         AdminTeam: {
             /** Format: uuid */
             id: string;
@@ -543,7 +556,11 @@ export interface components {
             delivered: number;
             /** @description Attempts sent since `since` that failed */
             failed: number;
-            /** @description delivered / (delivered + failed); null when nothing was sent in the window */
+            /** @description Events with an attempt sent since `since` (an event retried three times counts once) */
+            events_sent: number;
+            /** @description Of those events, the ones an attempt sent since `since` delivered */
+            events_delivered: number;
+            /** @description events_delivered / events_sent: a retried event that was delivered in the end is a success; null when nothing was sent in the window */
             success_rate: number | null;
             /** @description Failed attempts since the last delivered one */
             consecutive_failures: number;
@@ -723,12 +740,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *           "id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *           "home": {
                      *             "type": "team",
-                     *             "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
+                     *             "id": "287df09e-506e-4d07-80e8-09d5887e1127"
                      *           },
-                     *           "url": "http://127.0.0.1:45955/hook",
+                     *           "url": "http://127.0.0.1:37859/hook",
                      *           "events": [
                      *             "guide.created",
                      *             "guide.deleted"
@@ -738,8 +755,8 @@ export interface operations {
                      *           "paused_reason": null,
                      *           "paused_at": null,
                      *           "old_signing_key_ends_at": null,
-                     *           "created_at": "2026-11-28T00:59:44.007Z",
-                     *           "updated_at": "2026-11-28T00:59:44.007Z"
+                     *           "created_at": "2026-11-29T09:05:49.472Z",
+                     *           "updated_at": "2026-11-29T09:05:49.472Z"
                      *         }
                      *       ]
                      *     }
@@ -925,12 +942,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *         "id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *         "home": {
                      *           "type": "team",
-                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
+                     *           "id": "287df09e-506e-4d07-80e8-09d5887e1127"
                      *         },
-                     *         "url": "http://127.0.0.1:45955/hook",
+                     *         "url": "http://127.0.0.1:37859/hook",
                      *         "events": [
                      *           "guide.created",
                      *           "guide.deleted"
@@ -940,8 +957,8 @@ export interface operations {
                      *         "paused_reason": null,
                      *         "paused_at": null,
                      *         "old_signing_key_ends_at": null,
-                     *         "created_at": "2026-11-28T00:59:44.007Z",
-                     *         "updated_at": "2026-11-28T00:59:44.007Z",
+                     *         "created_at": "2026-11-29T09:05:49.472Z",
+                     *         "updated_at": "2026-11-29T09:05:49.472Z",
                      *         "signing_key": "whsec_…",
                      *         "standard_webhooks_secret": "whsec_…"
                      *       }
@@ -1159,12 +1176,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *         "id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *         "home": {
                      *           "type": "team",
-                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
+                     *           "id": "287df09e-506e-4d07-80e8-09d5887e1127"
                      *         },
-                     *         "url": "http://127.0.0.1:45955/hook",
+                     *         "url": "http://127.0.0.1:37859/hook",
                      *         "events": [
                      *           "guide.created",
                      *           "guide.deleted"
@@ -1174,8 +1191,8 @@ export interface operations {
                      *         "paused_reason": null,
                      *         "paused_at": null,
                      *         "old_signing_key_ends_at": null,
-                     *         "created_at": "2026-11-28T00:59:44.007Z",
-                     *         "updated_at": "2026-11-28T00:59:44.007Z"
+                     *         "created_at": "2026-11-29T09:05:49.472Z",
+                     *         "updated_at": "2026-11-29T09:05:49.472Z"
                      *       }
                      *     }
                      */
@@ -1516,12 +1533,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *         "id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *         "home": {
                      *           "type": "team",
-                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
+                     *           "id": "287df09e-506e-4d07-80e8-09d5887e1127"
                      *         },
-                     *         "url": "http://127.0.0.1:45955/hook",
+                     *         "url": "http://127.0.0.1:37859/hook",
                      *         "events": [
                      *           "guide.created"
                      *         ],
@@ -1530,8 +1547,8 @@ export interface operations {
                      *         "paused_reason": null,
                      *         "paused_at": null,
                      *         "old_signing_key_ends_at": null,
-                     *         "created_at": "2026-11-28T00:59:44.007Z",
-                     *         "updated_at": "2026-11-28T00:59:44.037Z"
+                     *         "created_at": "2026-11-29T09:05:49.472Z",
+                     *         "updated_at": "2026-11-29T09:05:49.528Z"
                      *       }
                      *     }
                      */
@@ -1702,135 +1719,137 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "endpoint_id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *         "endpoint_id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *         "last_attempt": {
                      *           "status": "delivered",
-                     *           "sent_at": "2026-11-28T00:59:44.071Z"
+                     *           "sent_at": "2026-11-29T09:05:49.555Z"
                      *         },
-                     *         "since": "2026-11-27T01:00:00.000Z",
+                     *         "since": "2026-11-28T10:00:00.000Z",
                      *         "delivered": 2,
                      *         "failed": 0,
+                     *         "events_sent": 2,
+                     *         "events_delivered": 2,
                      *         "success_rate": 1,
                      *         "consecutive_failures": 0,
                      *         "next_retry_at": null,
                      *         "hours": [
                      *           {
-                     *             "start": "2026-11-27T01:00:00.000Z",
+                     *             "start": "2026-11-28T10:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T02:00:00.000Z",
+                     *             "start": "2026-11-28T11:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T03:00:00.000Z",
+                     *             "start": "2026-11-28T12:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T04:00:00.000Z",
+                     *             "start": "2026-11-28T13:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T05:00:00.000Z",
+                     *             "start": "2026-11-28T14:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T06:00:00.000Z",
+                     *             "start": "2026-11-28T15:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T07:00:00.000Z",
+                     *             "start": "2026-11-28T16:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T08:00:00.000Z",
+                     *             "start": "2026-11-28T17:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T09:00:00.000Z",
+                     *             "start": "2026-11-28T18:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T10:00:00.000Z",
+                     *             "start": "2026-11-28T19:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T11:00:00.000Z",
+                     *             "start": "2026-11-28T20:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T12:00:00.000Z",
+                     *             "start": "2026-11-28T21:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T13:00:00.000Z",
+                     *             "start": "2026-11-28T22:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T14:00:00.000Z",
+                     *             "start": "2026-11-28T23:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T15:00:00.000Z",
+                     *             "start": "2026-11-29T00:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T16:00:00.000Z",
+                     *             "start": "2026-11-29T01:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T17:00:00.000Z",
+                     *             "start": "2026-11-29T02:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T18:00:00.000Z",
+                     *             "start": "2026-11-29T03:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T19:00:00.000Z",
+                     *             "start": "2026-11-29T04:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T20:00:00.000Z",
+                     *             "start": "2026-11-29T05:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T21:00:00.000Z",
+                     *             "start": "2026-11-29T06:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T22:00:00.000Z",
+                     *             "start": "2026-11-29T07:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-27T23:00:00.000Z",
+                     *             "start": "2026-11-29T08:00:00.000Z",
                      *             "delivered": 0,
                      *             "failed": 0
                      *           },
                      *           {
-                     *             "start": "2026-11-28T00:00:00.000Z",
+                     *             "start": "2026-11-29T09:00:00.000Z",
                      *             "delivered": 2,
                      *             "failed": 0
                      *           }
@@ -2211,7 +2230,7 @@ export interface operations {
                      *         "old_key": {
                      *           "signing_key": "whsec_…",
                      *           "standard_webhooks_secret": "whsec_…",
-                     *           "ends_at": "2026-11-29T00:59:44.050Z"
+                     *           "ends_at": "2026-11-30T09:05:49.537Z"
                      *         }
                      *       }
                      *     }
@@ -2401,22 +2420,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *         "id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *         "home": {
                      *           "type": "team",
-                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
+                     *           "id": "287df09e-506e-4d07-80e8-09d5887e1127"
                      *         },
-                     *         "url": "http://127.0.0.1:45955/hook",
+                     *         "url": "http://127.0.0.1:37859/hook",
                      *         "events": [
                      *           "guide.created"
                      *         ],
                      *         "description": "Help center",
                      *         "status": "paused",
                      *         "paused_reason": "manual",
-                     *         "paused_at": "2026-11-28T00:59:44.115Z",
-                     *         "old_signing_key_ends_at": "2026-11-29T00:59:44.050Z",
-                     *         "created_at": "2026-11-28T00:59:44.007Z",
-                     *         "updated_at": "2026-11-28T00:59:44.115Z"
+                     *         "paused_at": "2026-11-29T09:05:49.629Z",
+                     *         "old_signing_key_ends_at": "2026-11-30T09:05:49.537Z",
+                     *         "created_at": "2026-11-29T09:05:49.472Z",
+                     *         "updated_at": "2026-11-29T09:05:49.629Z"
                      *       }
                      *     }
                      */
@@ -2597,12 +2616,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
+                     *         "id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
                      *         "home": {
                      *           "type": "team",
-                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f"
+                     *           "id": "287df09e-506e-4d07-80e8-09d5887e1127"
                      *         },
-                     *         "url": "http://127.0.0.1:45955/hook",
+                     *         "url": "http://127.0.0.1:37859/hook",
                      *         "events": [
                      *           "guide.created"
                      *         ],
@@ -2610,9 +2629,9 @@ export interface operations {
                      *         "status": "active",
                      *         "paused_reason": null,
                      *         "paused_at": null,
-                     *         "old_signing_key_ends_at": "2026-11-29T00:59:44.050Z",
-                     *         "created_at": "2026-11-28T00:59:44.007Z",
-                     *         "updated_at": "2026-11-28T00:59:44.167Z"
+                     *         "old_signing_key_ends_at": "2026-11-30T09:05:49.537Z",
+                     *         "created_at": "2026-11-29T09:05:49.472Z",
+                     *         "updated_at": "2026-11-29T09:05:49.640Z"
                      *       }
                      *     }
                      */
@@ -3126,7 +3145,7 @@ export interface operations {
                 status?: "scheduled" | "sending" | "delivered" | "failed" | "missed" | "cancelled";
                 /** @description Only attempts of events of this type */
                 event_type?: "guide.created" | "guide.updated" | "guide.ready" | "guide.failed" | "guide.deleted" | "member.joined" | "member.left" | "member.role_changed" | "ping";
-                /** @description Only attempts of this event */
+                /** @description Only attempts of this event: its whole id, or its first 8 or more characters (the short id the console shows) */
                 event_id?: string;
                 /**
                  * @description Only attempts written at or after this time
@@ -3159,9 +3178,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "bb066bd2-a0d7-444f-a3ec-8d0e8e112aac",
-                     *           "endpoint_id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
-                     *           "event_id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
+                     *           "id": "3d895875-9b69-4898-a898-3a4e5d5483f2",
+                     *           "endpoint_id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
+                     *           "event_id": "9220980a-b563-4b6b-80c8-7497ebefb59e",
                      *           "event_type": "ping",
                      *           "attempt_number": 1,
                      *           "status": "delivered",
@@ -3169,26 +3188,26 @@ export interface operations {
                      *             "content-type": "application/json",
                      *             "user-agent": "Service-Webhooks/1",
                      *             "x-service-event": "ping",
-                     *             "x-service-delivery": "bb066bd2-a0d7-444f-a3ec-8d0e8e112aac",
-                     *             "x-service-signature": "sha256=dc404873e9497441fd06e9df3b0e5f48de3334a1dd363e822d70db5917c57f7b",
-                     *             "webhook-id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
-                     *             "webhook-timestamp": "1795827584",
-                     *             "webhook-signature": "v1,LDXoo/KPdOQzdZknpptjIzTlzwrzyrhrajQeZ23B9Wk= v1,XYGgG0zk4tKQnRDr8iSgztIr+r2GceJH59yU9BWtjZI=",
+                     *             "x-service-delivery": "3d895875-9b69-4898-a898-3a4e5d5483f2",
+                     *             "x-service-signature": "sha256=e2ef09fb8283d3918e8c84a9694b5ae36b7c2fc6f95a87339533bb95babb468d",
+                     *             "webhook-id": "9220980a-b563-4b6b-80c8-7497ebefb59e",
+                     *             "webhook-timestamp": "1795943149",
+                     *             "webhook-signature": "v1,wONOu5NN1ECC2CmdDK0p7G4YzEkzH6PPAwwYbAja1LM= v1,j5tE8MPzYcD9MVMgk6ffMdcCFnyRBFd7GrHcQ4+JeQM=",
                      *             "x-service-test": "true"
                      *           },
-                     *           "request_body": "{\"id\":\"cf7f01b8-d309-4975-9bad-3d60a0d80f1a\",\"created_at\":\"2026-11-28T00:59:44.054Z\",\"team_id\":\"73ffe11d-e80b-461e-ae3f-07378da95e6f\",\"organization_id\":\"6779305b-c20c-47fd-832b-e692cf426119\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:45955/hook is set up to receive events.\"}}",
+                     *           "request_body": "{\"id\":\"9220980a-b563-4b6b-80c8-7497ebefb59e\",\"created_at\":\"2026-11-29T09:05:49.545Z\",\"team_id\":\"287df09e-506e-4d07-80e8-09d5887e1127\",\"organization_id\":\"3bc8de55-d7f1-4159-8804-3af4e2e267d6\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37859/hook is set up to receive events.\"}}",
                      *           "response_status": 200,
                      *           "response_body": "",
                      *           "error": null,
-                     *           "duration_ms": 3,
-                     *           "created_at": "2026-11-28T00:59:44.054Z",
-                     *           "sent_at": "2026-11-28T00:59:44.071Z",
-                     *           "due_at": "2026-11-28T00:59:44.054Z",
+                     *           "duration_ms": 20,
+                     *           "created_at": "2026-11-29T09:05:49.545Z",
+                     *           "sent_at": "2026-11-29T09:05:49.555Z",
+                     *           "due_at": "2026-11-29T09:05:49.545Z",
                      *           "next_attempt_at": null,
                      *           "test": true
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0NC4wNTRafGJiMDY2YmQyLWEwZDctNDQ0Zi1hM2VjLThkMGU4ZTExMmFhYw.ioJVK0sHaJ4AXTJ1K3NxwA"
+                     *       "next_cursor": "MjAyNi0xMS0yOVQwOTowNTo0OS41NDVafDNkODk1ODc1LTliNjktNDg5OC1hODk4LTNhNGU1ZDU0ODNmMg.xsNauYqCu852ADq8nyigfg"
                      *     }
                      */
                     "application/json": {
@@ -3359,21 +3378,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "0dfa91d8-5f0e-47f4-974b-4b69c3475afb",
-                     *         "endpoint_id": "646c01fb-3c54-43d1-822d-53e8dfbb1736",
-                     *         "event_id": "cf7f01b8-d309-4975-9bad-3d60a0d80f1a",
+                     *         "id": "adb41f80-f35c-4f4f-8d19-671e25110a11",
+                     *         "endpoint_id": "4b5eba5c-1a12-494b-963c-8931a0e3a0e2",
+                     *         "event_id": "9220980a-b563-4b6b-80c8-7497ebefb59e",
                      *         "event_type": "ping",
                      *         "attempt_number": 2,
                      *         "status": "sending",
                      *         "request_headers": null,
-                     *         "request_body": "{\"id\":\"cf7f01b8-d309-4975-9bad-3d60a0d80f1a\",\"created_at\":\"2026-11-28T00:59:44.054Z\",\"team_id\":\"73ffe11d-e80b-461e-ae3f-07378da95e6f\",\"organization_id\":\"6779305b-c20c-47fd-832b-e692cf426119\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:45955/hook is set up to receive events.\"}}",
+                     *         "request_body": "{\"id\":\"9220980a-b563-4b6b-80c8-7497ebefb59e\",\"created_at\":\"2026-11-29T09:05:49.545Z\",\"team_id\":\"287df09e-506e-4d07-80e8-09d5887e1127\",\"organization_id\":\"3bc8de55-d7f1-4159-8804-3af4e2e267d6\",\"type\":\"ping\",\"data\":{\"message\":\"Ping from the guide service: http://127.0.0.1:37859/hook is set up to receive events.\"}}",
                      *         "response_status": null,
                      *         "response_body": null,
                      *         "error": null,
                      *         "duration_ms": null,
-                     *         "created_at": "2026-11-28T00:59:44.093Z",
+                     *         "created_at": "2026-11-29T09:05:49.610Z",
                      *         "sent_at": null,
-                     *         "due_at": "2026-11-28T00:59:44.093Z",
+                     *         "due_at": "2026-11-29T09:05:49.610Z",
                      *         "next_attempt_at": null,
                      *         "test": true
                      *       }

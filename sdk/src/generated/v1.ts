@@ -716,18 +716,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "f7b90dd7-85c6-43d0-8acc-c1446379e762",
+                     *         "id": "cb3bc202-b5e5-48dd-a530-9aa74e4b6b3c",
                      *         "name": "Help center sync",
                      *         "home": {
                      *           "type": "organization",
-                     *           "id": "6779305b-c20c-47fd-832b-e692cf426119"
+                     *           "id": "3bc8de55-d7f1-4159-8804-3af4e2e267d6"
                      *         },
                      *         "scopes": [
                      *           "guides:read",
                      *           "teams:read",
                      *           "members:read"
                      *         ],
-                     *         "expires_at": "2027-02-26T00:59:43.987Z"
+                     *         "expires_at": "2027-02-27T09:05:49.462Z"
                      *       }
                      *     }
                      */
@@ -991,10 +991,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "4187b210-d874-414e-9998-271b305864c0",
-                     *           "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
-                     *           "created_at": "2026-11-28T00:59:43.926Z",
-                     *           "updated_at": "2026-11-28T00:59:43.942Z",
+                     *           "id": "f6ede440-597f-4181-99f0-66ee05f12a11",
+                     *           "team_id": "287df09e-506e-4d07-80e8-09d5887e1127",
+                     *           "created_at": "2026-11-29T09:05:49.418Z",
+                     *           "updated_at": "2026-11-29T09:05:49.433Z",
                      *           "title": "Reset a customer’s password",
                      *           "description": "For support agents.",
                      *           "owner_name": "Ana Lima",
@@ -1004,7 +1004,7 @@ export interface operations {
                      *           "locked": false
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0My45MjZafDQxODdiMjEwLWQ4NzQtNDE0ZS05OTk4LTI3MWIzMDU4NjRjMA.-EJBoIYVRdg4vpxnvmEqEA"
+                     *       "next_cursor": "MjAyNi0xMS0yOVQwOTowNTo0OS40MThafGY2ZWRlNDQwLTU5N2YtNDE4MS05OWYwLTY2ZWUwNWYxMmExMQ.oiZgE95UAkPjPKVxyMdEpw"
                      *     }
                      */
                     "application/json": {
@@ -1262,10 +1262,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "4187b210-d874-414e-9998-271b305864c0",
-                     *         "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
-                     *         "created_at": "2026-11-28T00:59:43.926Z",
-                     *         "updated_at": "2026-11-28T00:59:43.942Z",
+                     *         "id": "f6ede440-597f-4181-99f0-66ee05f12a11",
+                     *         "team_id": "287df09e-506e-4d07-80e8-09d5887e1127",
+                     *         "created_at": "2026-11-29T09:05:49.418Z",
+                     *         "updated_at": "2026-11-29T09:05:49.433Z",
                      *         "title": "Reset a customer’s password",
                      *         "description": "For support agents.",
                      *         "owner_name": "Ana Lima",
@@ -1537,12 +1537,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+                     *           "id": "287df09e-506e-4d07-80e8-09d5887e1127",
                      *           "name": "Customer Support",
                      *           "role": null
                      *         },
                      *         {
-                     *           "id": "93bdba2c-2665-4268-95e0-cf82328e65b4",
+                     *           "id": "170e2979-9a28-4fbf-a0de-9979525b595e",
                      *           "name": "Onboarding",
                      *           "role": null
                      *         }
@@ -1803,12 +1803,20 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0dab94e6-e4a0-4dcd-92ef-733eaea22a65",
+                     *           "id": "89afe458-3a4e-41e5-9c70-29f5f1474e36",
                      *           "name": "Ana Lima",
                      *           "email": "ana@example.com",
                      *           "avatar_url": null,
                      *           "role": "EDITOR",
-                     *           "joined_at": "2026-11-28T00:59:43.862Z"
+                     *           "joined_at": "2026-11-29T09:05:49.293Z"
+                     *         },
+                     *         {
+                     *           "id": "73f3dd00-422d-4ad0-bf31-9aef9286834b",
+                     *           "name": "Cy Chen",
+                     *           "email": "cy@example.com",
+                     *           "avatar_url": null,
+                     *           "role": "VIEWER",
+                     *           "joined_at": "2026-11-29T09:05:49.359Z"
                      *         }
                      *       ]
                      *     }
@@ -2073,22 +2081,22 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "e8fce640-9379-4f45-a245-ab3d5670e34e",
-                     *           "created_at": "2026-11-28T00:59:43.911Z",
-                     *           "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
-                     *           "organization_id": "6779305b-c20c-47fd-832b-e692cf426119",
+                     *           "id": "52e2c441-3d13-41c0-8fb0-5fcf453f9286",
+                     *           "created_at": "2026-11-29T09:05:49.397Z",
+                     *           "team_id": "287df09e-506e-4d07-80e8-09d5887e1127",
+                     *           "organization_id": "3bc8de55-d7f1-4159-8804-3af4e2e267d6",
                      *           "type": "guide.created",
                      *           "data": {
                      *             "guide": {
-                     *               "id": "72d3d44f-14b2-4866-bb5e-ee035d9beb14",
+                     *               "id": "9899d1b3-8a43-4868-9bb1-809f51f95d70",
                      *               "title": "Invite a teammate",
                      *               "description": null,
-                     *               "permalink": "invite-a-teammate-jh764iyu",
-                     *               "updated_at": "2026-11-28T00:59:43.911Z",
-                     *               "team_id": "73ffe11d-e80b-461e-ae3f-07378da95e6f",
+                     *               "permalink": "invite-a-teammate-yxjziawe",
+                     *               "updated_at": "2026-11-29T09:05:49.397Z",
+                     *               "team_id": "287df09e-506e-4d07-80e8-09d5887e1127",
                      *               "folder_id": null,
                      *               "language": "en",
-                     *               "url": "https://guides.example.com/guides/72d3d44f-14b2-4866-bb5e-ee035d9beb14"
+                     *               "url": "https://guides.example.com/guides/9899d1b3-8a43-4868-9bb1-809f51f95d70"
                      *             },
                      *             "placement": {
                      *               "team_guides": true,
@@ -2098,7 +2106,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAyNi0xMS0yOFQwMDo1OTo0My45MTFafGU4ZmNlNjQwLTkzNzktNGY0NS1hMjQ1LWFiM2Q1NjcwZTM0ZQ.vUwnqKsk4jRMcNIm4EpEmQ"
+                     *       "next_cursor": "MjAyNi0xMS0yOVQwOTowNTo0OS4zOTdafDUyZTJjNDQxLTNkMTMtNDFjMC04ZmIwLTVmY2Y0NTNmOTI4Ng.KscwR4VDfecLuRnfpCrj1g"
                      *     }
                      */
                     "application/json": {

@@ -1,6 +1,7 @@
 // A menu of actions behind one button (<details class="menu">). An action, once done, gives focus back to
 // the menu's button (a dialog it asked in gives focus back there too), unless it moved focus on, to a form
-// it opened; a click elsewhere closes the menu. Escape closes every menu the same way (app.ts).
+// it opened; a click elsewhere closes the menu. Escape closes every menu the same way (app.ts); arrow keys
+// move between its items.
 import { act, fill, h } from './dom.js';
 
 export interface MenuAction {
@@ -28,6 +29,19 @@ export function actionsMenu(name: string, errors: HTMLElement): ActionsMenu {
     if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
   };
   document.addEventListener('click', closeOutside);
+
+  // Arrow keys move between the items (from the button, down opens the menu at its first item and up at
+  // its last); Home and End go to the ends. Tab still leaves the menu as from any list of buttons.
+  menu.addEventListener('keydown', (event) => {
+    const buttons = [...items.querySelectorAll('button')];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const to: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at < 0 ? buttons.length - 1 : at - 1, Home: 0, End: buttons.length - 1 };
+    const index = to[event.key];
+    if (index === undefined || buttons.length === 0 || (at < 0 && (event.key === 'Home' || event.key === 'End'))) return;
+    event.preventDefault();
+    menu.open = true;
+    buttons[(index + buttons.length) % buttons.length]!.focus();
+  });
 
   let current: readonly MenuAction[] = [];
 

@@ -77,6 +77,60 @@ export interface Team {
   organization_id: string | null;
 }
 
+export type TeamRole = 'ADMIN' | 'EDITOR' | 'VIEWER';
+
+/** A member of a team, as the people page lists them. */
+export interface Member {
+  id: string;
+  email: string;
+  name: string | null;
+  role: TeamRole;
+  joined_at: string;
+}
+
+/** An admin of an organization. */
+export interface OrganizationAdmin {
+  id: string;
+  email: string;
+  name: string | null;
+  admin_since: string;
+}
+
+/** A person added by e-mail: `invited` when they were not known, and got an e-mail. */
+export interface AddedPerson<T> extends Answer<T> {
+  invited: boolean;
+}
+
+/** An organization, or a team of none, as the operator's list shows it. */
+export interface Tenant {
+  type: HomeType;
+  id: string;
+  name: string | null;
+  plan: string;
+  api_enabled: boolean;
+  teams: number | null;
+  keys: number;
+  failing_endpoints: number;
+  created_at: string;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: string;
+}
+
+/** An e-mail of the outbox. */
+export interface Mail {
+  id: string;
+  to: string[];
+  subject: string;
+  text: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface ApiKey {
   id: string;
   name: string;
@@ -110,6 +164,8 @@ export interface EndpointHealth {
   last_attempt: { status: 'delivered' | 'failed'; sent_at: string } | null;
   delivered: number;
   failed: number;
+  events_sent: number;
+  events_delivered: number;
   success_rate: number | null;
   consecutive_failures: number;
   next_retry_at: string | null;

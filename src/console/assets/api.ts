@@ -124,6 +124,7 @@ export const api = {
   get: <T>(path: string) => call<T>('GET', `/admin/v1${path}`),
   post: <T = unknown>(path: string, body?: unknown) => call<T>('POST', `/admin/v1${path}`, body),
   patch: <T = unknown>(path: string, body: unknown) => call<T>('PATCH', `/admin/v1${path}`, body),
+  put: <T = unknown>(path: string, body?: unknown) => call<T>('PUT', `/admin/v1${path}`, body),
   del: (path: string) => call<null>('DELETE', `/admin/v1${path}`),
 };
 

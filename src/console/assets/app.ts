@@ -5,13 +5,17 @@ import { api, setCsrfToken, signInApi, whenSignedBackIn, whenSignedOut } from '.
 import type { Access, Answer, HomeType, Session } from './api-types.js';
 import type { Home, PageContext, SectionContext } from './context.js';
 import { type Child, errorBox, fill, h, loading, refreshTimes } from './dom.js';
-import { auditPage } from './page-audit.js';
+import { allTenantsAuditPage, auditPage } from './page-audit.js';
 import { deliveriesPage } from './page-deliveries.js';
 import { guidePage, guidesPage } from './page-guides.js';
 import { keysPage } from './page-keys.js';
+import { mailPage } from './page-mail.js';
+import { operatorPeoplePage } from './page-operator-people.js';
 import { overviewPage } from './page-overview.js';
+import { peoplePage } from './page-people.js';
 import { settingsPage } from './page-settings.js';
 import { completeSignIn, signInPage } from './page-sign-in.js';
+import { tenantsPage } from './page-tenants.js';
 import { webhooksPage } from './page-webhooks.js';
 
 // index.html has both.
@@ -48,7 +52,21 @@ const SECTIONS: readonly [Section, ...Section[]] = [
   { slug: 'settings', label: 'API settings', needs: 'api', page: settingsPage },
   { slug: 'overview', label: 'All teams', needs: 'api', organizationOnly: true, page: overviewPage },
   { slug: 'guides', label: 'Guides', needs: 'read', teamOnly: true, page: guidesPage },
+  { slug: 'people', label: 'People', needs: 'read', page: peoplePage },
   { slug: 'audit', label: 'Audit log', needs: 'api', page: auditPage },
+];
+
+/** The operator's own pages (#/operator/<slug>): every tenant, people by address, the outbox, the whole audit log. */
+interface OperatorSection {
+  slug: string;
+  label: string;
+  page(context: PageContext & { params: URLSearchParams; session: Session }): Promise<void>;
+}
+const OPERATOR_SECTIONS: readonly [OperatorSection, ...OperatorSection[]] = [
+  { slug: 'tenants', label: 'Tenants', page: tenantsPage },
+  { slug: 'people', label: 'People', page: operatorPeoplePage },
+  { slug: 'mail', label: 'Mail', page: mailPage },
+  { slug: 'audit', label: 'Audit log', page: allTenantsAuditPage },
 ];
 
 /** Every team and organization the person works in, organizations first. */
@@ -95,7 +113,17 @@ function pickerGroups(): [string, Home[]][] {
   return [...groups];
 }
 
-function renderTop(home: Home | null, section: Section | undefined): void {
+/** The sections the header links: a home's, or on the operator's own pages theirs; the operator also has a way back to the tenants. */
+function navigation(home: Home | null, section: Section | OperatorSection | undefined): HTMLElement | null {
+  const links: HTMLElement[] = [];
+  const link = (href: string, label: string, current: boolean) => h('li', {}, h('a', { href, 'aria-current': current ? 'page' : false }, label));
+  if (home) links.push(...sectionsFor(home).map((s) => link(`#/${home.type}/${home.id}/${s.slug}`, s.label, s === section)));
+  else if (session?.operator) links.push(...OPERATOR_SECTIONS.map((s) => link(`#/operator/${s.slug}`, s.label, s === section)));
+  if (home && session?.operator) links.unshift(link('#/operator/tenants', 'All tenants', false));
+  return links.length === 0 ? null : h('nav', { 'aria-label': 'Sections' }, h('ul', {}, links));
+}
+
+function renderTop(home: Home | null, section: Section | OperatorSection | undefined): void {
   if (!session) return fill(top, h('span', { class: 'brand' }, 'Guide service'));
   const current = home ? `${home.type}:${home.id}` : '';
   const go = () => {
@@ -152,23 +180,12 @@ function renderTop(home: Home | null, section: Section | undefined): void {
     top,
     h('span', { class: 'brand' }, 'Guide service'),
     homes().length > 0 && h('div', { class: 'picker' }, h('label', { for: 'home-picker' }, 'Working on'), picker),
-    home &&
-      h(
-        'nav',
-        { 'aria-label': 'Sections' },
-        h(
-          'ul',
-          {},
-          sectionsFor(home).map((s) =>
-            h('li', {}, h('a', { href: `#/${home.type}/${home.id}/${s.slug}`, 'aria-current': s === section ? 'page' : false }, s.label)),
-          ),
-        ),
-      ),
+    navigation(home, section),
     h(
       'div',
       { class: 'who' },
       h('a', { href: '../docs', class: 'docs-link' }, 'API docs'),
-      h('span', { class: 'muted' }, who),
+      h('span', { class: 'muted', title: who }, who),
       h(
         'button',
         {
@@ -220,6 +237,8 @@ async function loadSession(): Promise<Session | null> {
 }
 
 function firstHash(): string | null {
+  // The operator lands on every tenant's list.
+  if (session?.operator) return '#/operator/tenants';
   const first = [...homes()].sort((a, b) => ACCESS_RANK[a.access] - ACCESS_RANK[b.access])[0];
   return first ? homeHash(first) : null;
 }
@@ -274,6 +293,15 @@ async function render(): Promise<void> {
       renderTop(null, undefined);
       const guideId = decodeURIComponent(parts[1]);
       return UUID.test(guideId) ? await guidePage(context, guideId) : nothingHere();
+    }
+    if (parts[0] === 'operator') {
+      if (!signedIn.operator) {
+        renderTop(null, undefined);
+        return nothingHere();
+      }
+      const operatorSection = OPERATOR_SECTIONS.find((s) => s.slug === parts[1]) ?? OPERATOR_SECTIONS[0];
+      renderTop(null, operatorSection);
+      return await operatorSection.page({ ...context, params, session: signedIn });
     }
     const [type, id, slug, endpointId] = parts;
     if (type !== 'team' && type !== 'organization') {

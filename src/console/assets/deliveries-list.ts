@@ -1,32 +1,25 @@
 // The Deliveries list of one endpoint: one row per event (newest first) saying in words and numbers what
-// became of it (delivery-outcome.ts) and when, its attempts folded under it; filtered by status, event
-// type and the time the attempts were written, or found by event id (the filters live in the page's
-// address); a detail view of each attempt (request headers and body, the response) and "Send again"
-// while the endpoint is active (a paused endpoint refuses it). Test events (pings and test events of any
-// type) are labelled "Test"; a cancelled attempt says it was never sent because another was delivered. It reads itself again while attempts are
-// on their way, and with it whatever the page reads alongside (the endpoint and its health).
+// became of it (delivery-outcome.ts) and when, its attempts folded under it; filtered (delivery-filters.ts);
+// an attempt's details beside it (delivery-detail.ts); "Send again" while the endpoint is active (a paused
+// endpoint refuses it). Test events are labelled "Test"; a cancelled attempt says it was never sent because
+// another was delivered.
+//
+// While attempts are on their way it reads itself again: one request each time, every 2 s while one is
+// being sent, else less often the longer nothing changes (up to 30 s). Only when the page it read differs
+// does it read what goes alongside (the endpoint and its health), and it changes only the rows that
+// changed, in place: a keyboard's focus, an unfolded row and the scroll stay where they were.
 import { api, query } from './api.js';
 import type { Answer, Attempt, AttemptStatus, Endpoint, Page } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { act, actionForm, errorBox, fill, h, loading, localDateTime, notice, table, time } from './dom.js';
+import { act, errorBox, fill, h, keepFocus, loading, notice, table, tableRow, time } from './dom.js';
 import { CANCELLED_BECAUSE, eventOutcome } from './delivery-outcome.js';
+import { deliveryDetail, detailsKey, TEST_EXPLAINED } from './delivery-detail.js';
+import { anyFilter, deliveryFilters, readFilters } from './delivery-filters.js';
 
-const STATUSES: readonly AttemptStatus[] = ['scheduled', 'sending', 'delivered', 'failed', 'missed', 'cancelled'];
-/** What the "Test" label says of a test event, where it is read out or hovered. */
-const TEST_EXPLAINED = 'A test event (a ping, or a test of any type): sent with X-Service-Test: true';
 const IN_FLIGHT: ReadonlySet<AttemptStatus> = new Set(['scheduled', 'sending']);
 const REFRESH_MS = 2000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The filters, as the page's address and the API name them. */
-const FILTERS = ['status', 'event_type', 'event_id', 'since', 'until'] as const;
-
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
+const LONGEST_WAIT_MS = 30_000;
+const HEADINGS = ['Event', 'Type', 'Outcome', 'Attempts', 'When', ''];
 
 /** An event and its attempts in this list, oldest attempt first. */
 interface EventGroup {
@@ -56,11 +49,23 @@ function attemptTime(attempt: Attempt): HTMLElement {
   return time(attempt.due_at);
 }
 
+/**
+ * How long until the list should be read again; null while nothing is on its way. Every 2 s while an
+ * attempt is being sent; while attempts only wait for their time, the pause doubles with each read that
+ * found nothing new (`unchanged`), up to 30 s. The browser's clock is not compared with the due times:
+ * it need not agree with the service's.
+ */
+export function refreshDelay(attempts: readonly Attempt[], unchanged: number): number | null {
+  if (attempts.some((a) => a.status === 'sending')) return REFRESH_MS;
+  if (!attempts.some((a) => IN_FLIGHT.has(a.status))) return null;
+  return Math.min(REFRESH_MS * 2 ** unchanged, LONGEST_WAIT_MS);
+}
+
 export interface DeliveriesOptions {
   endpointId: string;
   /** The endpoint as last read: "Send again" is offered while it is active. */
   endpoint(): Endpoint;
-  /** Read with each new first page: the endpoint and its health. */
+  /** Read with each first page that changed: the endpoint and its health. */
   alongside(): Promise<void>;
   messages: HTMLElement;
   errors: HTMLElement;
@@ -68,43 +73,74 @@ export interface DeliveriesOptions {
 
 export interface DeliveriesList {
   element: HTMLElement;
-  /** Reads the first page again (and what goes alongside it). */
+  /** Reads the first page again, and what goes alongside it. */
   load(): Promise<void>;
 }
 
 export function deliveriesList(context: SectionContext, options: DeliveriesOptions): DeliveriesList {
-  const { home, params, onLeave, navigate, session } = context;
+  const { home, params, onLeave, session } = context;
   const { endpointId, messages, errors } = options;
-  const filters = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Record<(typeof FILTERS)[number], string>;
-  const filtered = FILTERS.some((name) => filters[name] !== '');
+  const filters = readFilters(params);
   const pageHash = `#/${home.type}/${home.id}/webhooks/${endpointId}`;
-  // Not a live region: it is redrawn every few seconds while attempts are in flight, and would be read out
-  // again each time. What the person did is told by the status messages.
-  const list = h('div', {}, loading('Loading deliveries…'));
-  const detail = h('section', { id: 'delivery-detail', tabindex: -1, 'aria-label': 'Delivery details' });
+  // Not a live region: rows change while attempts are in flight and would be read out each time. What the
+  // person did is told by the status messages.
+  const list = h('div', { class: 'deliveries-list' }, loading('Loading deliveries…'));
+  const body = h('div', { class: 'deliveries-body' }, list);
+  const detail = deliveryDetail((open) => body.classList.toggle('with-detail', open));
+  body.append(detail.element);
   let timer: number | undefined;
   let left = false;
-  let shownId: string | null = null;
   /** Events whose attempts are unfolded; kept across refreshes. */
   const unfolded = new Set<string>();
   let attempts: Attempt[] = [];
   let nextCursor: string | null = null;
+  /** Pages after the first were loaded: a refresh keeps them, and their cursor. */
+  let loadedMore = false;
+  /** The page as last read, to tell a refresh that changed nothing, and how many reads in a row did. */
+  let lastRead = '';
+  let unchanged = 0;
+  /** The drawn rows by event, each with what it was drawn from. */
+  const rows = new Map<string, { drawnFrom: string; row: HTMLTableRowElement }>();
+  let tbody: HTMLTableSectionElement | null = null;
+  const more = h('div');
   onLeave(() => {
     left = true;
     clearTimeout(timer);
   });
 
-  async function load(more = false): Promise<void> {
-    const [page] = await Promise.all([
-      api.get<Page<Attempt>>(`/webhook-endpoints/${endpointId}/deliveries?${query({ limit: 50, ...filters, cursor: more ? nextCursor : undefined })}`),
-      more ? undefined : options.alongside(),
-    ]);
-    attempts = more ? [...attempts, ...page.data] : page.data;
-    nextCursor = page.next_cursor;
-    renderList();
-    if (shownId) showDetail(attempts.find((a) => a.id === shownId), false);
+  const read = (cursor: string | null = null) =>
+    api.get<Page<Attempt>>(`/webhook-endpoints/${endpointId}/deliveries?${query({ limit: 50, ...filters, cursor: cursor ?? undefined })}`);
+
+  /** Reads the first page; what goes alongside too when `always`, or when the page changed. */
+  async function load(always: boolean): Promise<void> {
+    const [page] = await Promise.all([read(), always ? options.alongside() : undefined]);
+    const text = JSON.stringify(page);
+    const changed = text !== lastRead;
+    unchanged = changed || always ? 0 : unchanged + 1;
+    if (changed && !always && lastRead !== '') await options.alongside();
+    lastRead = text;
+    if (changed || always) {
+      const fresh = new Set(page.data.map((attempt) => attempt.id));
+      attempts = loadedMore ? [...page.data, ...attempts.filter((attempt) => !fresh.has(attempt.id))] : page.data;
+      if (!loadedMore) nextCursor = page.next_cursor;
+      renderList();
+      detail.update(attempts);
+    }
+    schedule();
+  }
+
+  function schedule(): void {
     clearTimeout(timer);
-    if (!left && attempts.some((a) => IN_FLIGHT.has(a.status))) timer = setTimeout(() => load().catch(showError), REFRESH_MS);
+    const delay = refreshDelay(attempts, unchanged);
+    if (!left && delay !== null) timer = setTimeout(() => load(false).catch(showError), delay);
+  }
+
+  async function loadMore(): Promise<void> {
+    const page = await read(nextCursor);
+    attempts = [...attempts, ...page.data];
+    nextCursor = page.next_cursor;
+    loadedMore = true;
+    renderList();
   }
 
   function showError(error: unknown): void {
@@ -113,12 +149,16 @@ export function deliveriesList(context: SectionContext, options: DeliveriesOptio
 
   /** Its visible text first in its name, then what it sends (axe: label-content-name-mismatch). */
   function sendAgain(group: EventGroup, attempt: Attempt): HTMLButtonElement {
-    const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Send again: ${group.eventType} ${group.eventId.slice(0, 8)}` }, 'Send again');
+    const button = h(
+      'button',
+      { type: 'button', class: 'secondary small', 'data-focus-key': `send:${group.eventId}`, 'aria-label': `Send again: ${group.eventType} ${group.eventId.slice(0, 8)}` },
+      'Send again',
+    );
     button.addEventListener('click', () =>
       act(button, errors, async () => {
         const answer = await api.post<Answer<Attempt>>(`/deliveries/${attempt.id}/resend`);
         fill(messages, notice(`Sent again as attempt ${answer.data.attempt_number}.`));
-        await load();
+        await load(true);
       }),
     );
     return button;
@@ -138,117 +178,96 @@ export function deliveriesList(context: SectionContext, options: DeliveriesOptio
       ' · ',
       attemptTime(a),
       ' ',
-      h('button', { type: 'button', class: 'secondary small', onclick: () => showDetail(a, true), 'aria-label': `Details of attempt ${a.attempt_number} of ${a.event_type}` }, 'Details'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary small', 'data-focus-key': detailsKey(a), onclick: () => detail.show(a), 'aria-label': `Details of attempt ${a.attempt_number} of ${a.event_type}` },
+        'Details',
+      ),
     );
   }
 
-  function eventRow(group: EventGroup) {
+  function eventRow(group: EventGroup): HTMLTableRowElement {
     const newest = group.attempts[group.attempts.length - 1]!;
     const count = group.attempts.length;
     const fold = h(
       'details',
       { class: 'attempts', open: unfolded.has(group.eventId) },
-      h('summary', { 'aria-label': `${count} ${count === 1 ? 'attempt' : 'attempts'} of ${group.eventType} ${group.eventId}` }, `${count} ${count === 1 ? 'attempt' : 'attempts'}`),
+      h(
+        'summary',
+        { 'data-focus-key': `fold:${group.eventId}`, 'aria-label': `${count} ${count === 1 ? 'attempt' : 'attempts'} of ${group.eventType} ${group.eventId}` },
+        `${count} ${count === 1 ? 'attempt' : 'attempts'}`,
+      ),
       h('ol', {}, group.attempts.map(attemptItem)),
     );
     fold.addEventListener('toggle', () => (fold.open ? unfolded.add(group.eventId) : unfolded.delete(group.eventId)));
     const outcome = eventOutcome(group.attempts, session.webhook_retries);
     outcome.label.dataset.outcome = outcome.kind;
-    return [
+    const row = tableRow(HEADINGS, [
       h('code', { title: group.eventId }, group.eventId.slice(0, 8)),
       [group.eventType, group.test && [' ', h('span', { class: 'badge test', title: TEST_EXPLAINED }, 'Test')]],
       outcome.label,
       fold,
       outcome.when,
       options.endpoint().status === 'active' ? sendAgain(group, newest) : null,
-    ];
+    ]);
+    row.dataset.eventId = group.eventId;
+    return row;
+  }
+
+  /** Brings the table's rows up to the attempts read: a row whose event changed is drawn again, the rest stay. */
+  function drawRows(groups: readonly EventGroup[]): void {
+    const body = tbody!;
+    const status = options.endpoint().status;
+    const seen = new Set<string>();
+    let before: Element | null = body.firstElementChild;
+    for (const group of groups) {
+      seen.add(group.eventId);
+      const drawnFrom = JSON.stringify([status, group.attempts]);
+      let entry = rows.get(group.eventId);
+      if (!entry || entry.drawnFrom !== drawnFrom) {
+        const row = eventRow(group);
+        if (entry) {
+          if (before === entry.row) before = row;
+          entry.row.replaceWith(row);
+        }
+        entry = { drawnFrom, row };
+        rows.set(group.eventId, entry);
+      }
+      // Rows in place are not moved (a moved element loses focus); others go where they belong.
+      if (entry.row !== before) body.insertBefore(entry.row, before);
+      before = entry.row.nextElementSibling;
+    }
+    for (const [eventId, entry] of rows) {
+      if (seen.has(eventId)) continue;
+      entry.row.remove();
+      rows.delete(eventId);
+    }
   }
 
   function renderList(): void {
-    if (attempts.length === 0) return fill(list, h('p', { class: 'muted' }, filtered ? 'No deliveries match these filters.' : 'No deliveries yet.'));
-    fill(
-      list,
-      options.endpoint().status === 'paused' && h('p', { class: 'muted small paused-note' }, 'The endpoint is paused: resume it to send deliveries again.'),
-      table('Deliveries by event', ['Event', 'Type', 'Outcome', 'Attempts', 'When', ''], byEvent(attempts).map(eventRow)),
-      nextCursor && h('button', { type: 'button', class: 'secondary', onclick: () => load(true).catch(showError) }, 'Load more'),
-    );
+    keepFocus(list, () => {
+      if (attempts.length === 0) {
+        tbody = null;
+        rows.clear();
+        fill(list, h('p', { class: 'muted' }, anyFilter(filters) ? 'No deliveries match these filters.' : 'No deliveries yet.'));
+        return;
+      }
+      if (tbody === null) {
+        const drawn = table('Deliveries by event', HEADINGS, []);
+        tbody = drawn.tBodies[0]!;
+        fill(list, drawn, more);
+      }
+      drawRows(byEvent(attempts));
+      fill(more, nextCursor && h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'more', onclick: () => loadMore().catch(showError) }, 'Load more'));
+    });
   }
 
-  function showDetail(attempt: Attempt | undefined, focus: boolean): void {
-    if (!attempt) return;
-    shownId = attempt.id;
-    const headers = attempt.request_headers ? Object.entries(attempt.request_headers).map(([k, v]) => `${k}: ${v}`).join('\n') : 'Not sent yet';
-    fill(
-      detail,
-      h('h2', {}, `Delivery ${attempt.id}`),
-      h(
-        'dl',
-        { class: 'facts' },
-        h('dt', {}, 'Event'),
-        h('dd', {}, `${attempt.event_type} · ${attempt.event_id}`),
-        h('dt', {}, 'Attempt'),
-        h('dd', {}, `${attempt.attempt_number} · ${attempt.status}`, attempt.status === 'cancelled' ? ` (${CANCELLED_BECAUSE}, so never sent)` : ''),
-        attempt.test && [h('dt', {}, 'Test'), h('dd', {}, TEST_EXPLAINED)],
-        h('dt', {}, 'Response'),
-        h('dd', {}, attempt.response_status === null ? '—' : String(attempt.response_status), attempt.duration_ms === null ? '' : ` in ${attempt.duration_ms} ms`),
-        attempt.error && [h('dt', {}, 'Error'), h('dd', {}, attempt.error)],
-      ),
-      h('h3', {}, 'Request headers'),
-      h('pre', {}, headers),
-      h('h3', {}, 'Request body'),
-      h('pre', {}, pretty(attempt.request_body)),
-      h('h3', {}, 'Response body'),
-      h('pre', {}, attempt.response_body ? attempt.response_body : '(empty)'),
-    );
-    if (focus) detail.focus();
-  }
-
-  // The filters go in the page's address, so a filtered list can be reloaded and shared.
-  const filterErrors = h('div');
-  const statusSelect: HTMLSelectElement = h(
-    'select',
-    { id: 'status-filter', 'data-field': 'status', onchange: () => filterForm.requestSubmit() },
-    h('option', { value: '' }, 'All'),
-    STATUSES.map((s) => h('option', { value: s, selected: s === filters.status }, s)),
+  const element = h(
+    'section',
+    { class: 'deliveries', 'aria-labelledby': 'deliveries-title' },
+    h('h2', { id: 'deliveries-title' }, 'Deliveries'),
+    deliveryFilters(context, filters, pageHash),
+    body,
   );
-  const typeSelect: HTMLSelectElement = h(
-    'select',
-    { id: 'type-filter', 'data-field': 'event_type', onchange: () => filterForm.requestSubmit() },
-    h('option', { value: '' }, 'All'),
-    ['ping', ...session.event_types].map((type) => h('option', { value: type, selected: type === filters.event_type }, type)),
-  );
-  const sinceInput = h('input', { id: 'since-filter', 'data-field': 'since', type: 'datetime-local', value: localDateTime(filters.since) });
-  const untilInput = h('input', { id: 'until-filter', 'data-field': 'until', type: 'datetime-local', value: localDateTime(filters.until) });
-  const eventInput = h('input', { id: 'event-filter', 'data-field': 'event_id', type: 'search', placeholder: 'A whole event id', value: filters.event_id, autocomplete: 'off' });
-  const asIso = (value: string) => (value === '' ? '' : new Date(value).toISOString());
-
-  function apply(): void {
-    const eventId = eventInput.value.trim();
-    if (eventId !== '' && !UUID.test(eventId)) throw { detail: "Field 'event_id' must be a whole event id (a UUID), as the Details of an attempt show it" };
-    const chosen = { status: statusSelect.value, event_type: typeSelect.value, event_id: eventId, since: asIso(sinceInput.value), until: asIso(untilInput.value) };
-    if (chosen.since && chosen.until && chosen.until <= chosen.since) throw { detail: "Field 'until' must be later than From" };
-    const search = query(Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== '')));
-    navigate(`${pageHash}${search ? `?${search}` : ''}`);
-  }
-
-  const field = (label: string, control: HTMLElement) => h('div', { class: 'field' }, h('label', { for: control.id }, label), control);
-  const filterForm = actionForm(
-    { class: 'filters', 'aria-label': 'Filter deliveries' },
-    filterErrors,
-    async () => apply(),
-    filterErrors,
-    h(
-      'div',
-      { class: 'filter-fields' },
-      field('Status', statusSelect),
-      field('Event type', typeSelect),
-      field('From', sinceInput),
-      field('To', untilInput),
-      field('Event id', eventInput),
-    ),
-    h('div', { class: 'row' }, h('button', { type: 'submit', class: 'secondary' }, 'Apply filters'), filtered && h('a', { href: pageHash }, 'Clear filters')),
-  );
-
-  const element = h('section', { class: 'deliveries', 'aria-labelledby': 'deliveries-title' }, h('h2', { id: 'deliveries-title' }, 'Deliveries'), filterForm, list, detail);
-  return { element, load: () => load() };
+  return { element, load: () => load(true) };
 }

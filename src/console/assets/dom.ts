@@ -148,21 +148,25 @@ export function confirmAction(
   });
 }
 
-/** A read-only field with a Copy button, for a secret that is shown to be copied. */
-export function copyField(label: string, value: string, id: string): HTMLElement {
-  const input = h('input', { id, type: 'text', readonly: true, value, class: 'secret', spellcheck: 'false' });
+/**
+ * A Copy button for `text` (read when pressed); `name`, when given, is what it copies, for its accessible
+ * name (a button beside a labelled field goes without: the field's label is its context, and a second
+ * element named with the label would answer to it too). It says "Copied" in a polite live region beside
+ * it and, with no clipboard permission, falls back to copying what `select` selects, the old way.
+ */
+export function copyButton(name: string | null, text: () => string, select?: () => void): HTMLElement {
   const status = h('span', { class: 'muted small', role: 'status' });
-  const copy = h(
+  const button = h(
     'button',
     {
       type: 'button',
-      class: 'secondary',
+      class: 'secondary small',
+      'aria-label': name === null ? null : `Copy ${name}`,
       onclick: async () => {
-        input.select();
+        select?.();
         try {
-          await navigator.clipboard.writeText(value);
+          await navigator.clipboard.writeText(text());
         } catch {
-          // Without clipboard permission: the selected text is copied the old way.
           document.execCommand('copy');
         }
         fill(status, 'Copied');
@@ -170,7 +174,27 @@ export function copyField(label: string, value: string, id: string): HTMLElement
     },
     'Copy',
   );
-  return h('div', { class: 'copy-field' }, h('label', { for: id }, label), h('div', { class: 'row' }, input, copy), status);
+  return h('span', { class: 'copy' }, button, status);
+}
+
+/** A read-only field with a Copy button, for a secret that is shown to be copied. */
+export function copyField(label: string, value: string, id: string): HTMLElement {
+  const input = h('input', { id, type: 'text', readonly: true, value, class: 'secret', spellcheck: 'false' });
+  return h('div', { class: 'copy-field' }, h('label', { for: id }, label), h('div', { class: 'row' }, input, copyButton(null, () => value, () => input.select())));
+}
+
+/**
+ * Redraws part of a page without losing a keyboard's place: if focus was on an element inside `root` that
+ * has `data-focus-key` and the redraw took it away, focus goes to the element with the same key, if the
+ * redraw drew one (a refreshing list keeps the person on the same row's button).
+ */
+export function keepFocus(root: HTMLElement, redraw: () => void): void {
+  const focused = document.activeElement;
+  const key = focused instanceof HTMLElement && root.contains(focused) ? focused.dataset.focusKey : undefined;
+  redraw();
+  if (key === undefined || (document.activeElement !== null && document.activeElement !== document.body)) return;
+  const again = [...root.querySelectorAll<HTMLElement>('[data-focus-key]')].find((element) => element.dataset.focusKey === key);
+  again?.focus({ preventScroll: true });
 }
 
 /** A table that turns into labelled cards on narrow screens. */
@@ -180,8 +204,13 @@ export function table(caption: string, headings: readonly string[], rows: readon
     {},
     h('caption', { class: 'visually-hidden' }, caption),
     h('thead', {}, h('tr', {}, headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-    h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((cell, i) => h('td', { 'data-label': headings[i] }, cell))))),
+    h('tbody', {}, rows.map((cells) => tableRow(headings, cells))),
   );
+}
+
+/** A row of such a table: each cell labelled with its column's heading, for the cards. */
+export function tableRow(headings: readonly string[], cells: readonly Child[]): HTMLTableRowElement {
+  return h('tr', {}, cells.map((cell, i) => h('td', { 'data-label': headings[i] }, cell)));
 }
 
 /** A "Loading…" line for a panel whose request is on its way (read out politely, replaced by the answer). */

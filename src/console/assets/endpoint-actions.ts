@@ -111,7 +111,8 @@ export function endpointActions(page: EndpointPage): MenuAction[] {
   ];
 }
 
-async function resume(page: EndpointPage): Promise<void> {
+/** Asks whether to redeliver what was missed, then resumes the endpoint (its menu, and the paused banner). */
+export async function resume(page: EndpointPage): Promise<void> {
   const endpoint = page.endpoint();
   const redeliver = h('input', { type: 'checkbox', id: 'redeliver-missed', checked: true });
   const choice = h('div', { class: 'check' }, redeliver, h('label', { for: 'redeliver-missed' }, 'Redeliver missed events, oldest first'));

@@ -5,7 +5,7 @@
 // however narrow the chart is drawn.
 import { api, query } from './api.js';
 import type { Answer, Attempt, Endpoint, EndpointHealth, Page, PausedReason } from './api-types.js';
-import { type Child, h, time } from './dom.js';
+import { act, type Child, h, time } from './dom.js';
 
 export const PAUSE_REASONS: Record<PausedReason, string> = {
   gone: 'the receiver answered 410 Gone',
@@ -29,6 +29,26 @@ export function statusBadge(endpoint: Endpoint, health: EndpointHealth | null): 
     h('span', { class: 'badge warn' }, 'Active'),
     ' ',
     h('span', { class: 'badge failing' }, `Failing: ${failures} ${failures === 1 ? 'failure' : 'failures'} in a row`),
+  );
+}
+
+/** Why a paused endpoint was paused, and what to do about it, in a sentence each. */
+const PAUSED_BECAUSE: Record<PausedReason, string> = {
+  gone: 'The receiver answered 410 Gone, which says this URL is gone for good. Check the URL (Actions, Edit…) before you resume it.',
+  failing: 'Every attempt failed for about a day. Check that the receiver is up and answers 2xx before you resume it.',
+  manual: 'An admin paused it.',
+};
+
+/** The banner of a paused endpoint's page: since when, why, what is kept meanwhile, and a Resume button. */
+export function pausedBanner(endpoint: Endpoint, resume: () => Promise<void>, errors: HTMLElement): HTMLElement {
+  const button = h('button', { type: 'button', class: 'primary', 'data-focus-key': 'resume' }, 'Resume…');
+  button.addEventListener('click', () => act(button, errors, resume));
+  return h(
+    'section',
+    { class: 'alert warning paused-banner', 'aria-labelledby': 'paused-title' },
+    h('h2', { id: 'paused-title' }, 'Paused ', time(endpoint.paused_at)),
+    h('p', {}, endpoint.paused_reason ? PAUSED_BECAUSE[endpoint.paused_reason] : null, ' New events are kept as missed until it is resumed; you choose then whether to redeliver them.'),
+    button,
   );
 }
 
@@ -58,10 +78,10 @@ export function lastDelivery({ health, sending }: HealthView): Child {
   return sent || 'None sent yet';
 }
 
-/** The success rate over the last 24 hours, with the numbers it comes from. */
+/** The success rate over the last 24 hours, with the events it counts (a retried event delivered in the end is one success). */
 export function successRate(health: EndpointHealth): string {
-  const sent = health.delivered + health.failed;
-  return health.success_rate === null ? 'Nothing sent' : `${percent(health.success_rate)} (${health.delivered} of ${sent} delivered)`;
+  const sent = health.events_sent;
+  return health.success_rate === null ? 'Nothing sent' : `${percent(health.success_rate)} (${health.events_delivered} of ${sent} ${sent === 1 ? 'event' : 'events'} delivered)`;
 }
 
 /** The health figures as a list of facts. */

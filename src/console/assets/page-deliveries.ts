@@ -1,5 +1,5 @@
 // One webhook endpoint's page (#/<type>/<id>/webhooks/<endpointId>): its URL, state and Actions menu
-// (endpoint-actions.ts), what it receives, its health (facts and deliveries per hour over the last 24
+// (endpoint-actions.ts), what it receives, while paused a banner that says why with a Resume button, its health (facts and deliveries per hour over the last 24
 // hours), its signing key (masked until revealed), and its Deliveries list, which reads the endpoint and
 // its health again whenever it reads itself.
 import { api } from './api.js';
@@ -7,10 +7,10 @@ import type { Answer, Endpoint } from './api-types.js';
 import { actionsMenu } from './actions-menu.js';
 import type { SectionContext } from './context.js';
 import { deliveriesList } from './deliveries-list.js';
-import { actionForm, fill, h, loading, notice, time } from './dom.js';
-import { endpointActions } from './endpoint-actions.js';
+import { actionForm, fill, h, keepFocus, loading, notice, time } from './dom.js';
+import { endpointActions, resume } from './endpoint-actions.js';
 import { endpointFields } from './endpoint-form.js';
-import { type HealthView, healthChart, healthFacts, loadHealth, statusBadge } from './health.js';
+import { type HealthView, healthChart, healthFacts, loadHealth, pausedBanner, statusBadge } from './health.js';
 import { WEBHOOKS_NOTICE } from './page-webhooks.js';
 import { signingKeyPanel } from './signing-key.js';
 
@@ -24,6 +24,7 @@ export async function deliveriesPage(context: SectionContext, endpointId: string
   const title = h('h1', { tabindex: -1, class: 'url' }, endpoint.url);
   const badge = h('span', { class: 'endpoint-state' });
   const about = h('div', { class: 'endpoint-about' });
+  const banner = h('div');
   const editSlot = h('div');
   const health = h('section', { class: 'card', 'aria-labelledby': 'health-title' }, loading('Loading health…'));
   const menu = actionsMenu(`Actions for ${endpoint.url}`, errors);
@@ -37,10 +38,10 @@ export async function deliveriesPage(context: SectionContext, endpointId: string
       about,
       endpoint.description && h('p', {}, endpoint.description),
       h('p', { class: 'muted small' }, 'Events: ', endpoint.events.length ? endpoint.events.join(', ') : 'ping only', ' · added ', time(endpoint.created_at)),
-      endpoint.status === 'paused' && h('p', { class: 'small' }, 'Paused ', time(endpoint.paused_at), '. New events are kept as missed until it is resumed.'),
       endpoint.old_signing_key_ends_at &&
         h('p', { class: 'small' }, 'The old signing key still signs beside the new one until ', time(endpoint.old_signing_key_ends_at), '.'),
     );
+    keepFocus(banner, () => fill(banner, endpoint.status === 'paused' && pausedBanner(endpoint, () => resume(page), errors)));
     menu.setName(`Actions for ${endpoint.url}`);
     menu.setActions(endpointActions(page));
     fill(health, h('h2', { id: 'health-title' }, 'Health'), healthFacts(endpoint, view), healthChart(view.health));
@@ -113,6 +114,7 @@ export async function deliveriesPage(context: SectionContext, endpointId: string
     h('p', {}, h('a', { href: listHash }, '← Webhooks')),
     h('div', { class: 'endpoint-head' }, title, badge, menu.element),
     about,
+    banner,
     errors,
     messages,
     editSlot,

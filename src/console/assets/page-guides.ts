@@ -4,7 +4,7 @@
 import { api, query } from './api.js';
 import type { Answer, Guide, GuideSummary, Page, PublishStatus } from './api-types.js';
 import type { Home, PageContext, SectionContext } from './context.js';
-import { act, actionForm, confirmAction, errorBox, fill, h, loading, notice, table, time } from './dom.js';
+import { act, actionForm, confirmAction, copyButton, errorBox, fill, h, loading, notice, table, time } from './dom.js';
 
 const canEdit = (home: Home) => home.access === 'edit' || home.access === 'api';
 
@@ -138,7 +138,13 @@ export async function guidePage(context: PageContext, guideId: string, message: 
       h('dt', {}, 'Status'),
       h('dd', {}, published ? 'Published' : 'Draft'),
       h('dt', {}, 'Share link'),
-      h('dd', {}, guide.is_public ? 'On' : 'Off', ' · ', h('code', {}, guide.permalink)),
+      h(
+        'dd',
+        {},
+        guide.is_public && guide.permalink
+          ? ['On · ', h('a', { href: guide.permalink, class: 'share-link' }, guide.permalink), ' ', copyButton('share link', () => guide.permalink ?? '')]
+          : 'Off: only people signed in to its team can open it',
+      ),
       h('dt', {}, 'Processing'),
       h('dd', {}, guide.processing_state, guide.processing_error ? ` — ${guide.processing_error}` : ''),
       h('dt', {}, 'Steps'),

@@ -1,10 +1,11 @@
-// API keys of a team or organization: the list, a form that creates one (its full key shown once, with a
-// copy button and a warning), and revoking with confirmation. While the team's organization allows
+// API keys of a team or organization: the list, a form that opens from "New key…" and creates one (its
+// full key shown once, with a copy button and a warning), and revoking with confirmation, after which the
+// page says so and focus goes to the next key's Revoke button (or "New key…" when none is left). While the team's organization allows
 // organization keys only, a team's page says so and offers no form.
 import { api, query, signInApi } from './api.js';
 import type { Answer, ApiKey, CreatedApiKey } from './api-types.js';
 import type { SectionContext } from './context.js';
-import { act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, table, time } from './dom.js';
+import { act, actionForm, confirmAction, copyField, errorBox, fill, h, loading, notice, table, time } from './dom.js';
 
 /** The scopes the form offers: the reads are ticked; managing webhooks is asked for, and said in words. */
 const SCOPES: readonly { scope: string; label: string; ticked: boolean; words?: (home: string) => string }[] = [
@@ -48,12 +49,16 @@ export async function keysPage(context: SectionContext): Promise<void> {
   const { main, home } = context;
   const errors = h('div');
   const created = h('div');
+  const messages = h('div');
   const list = h('div', {}, loading('Loading keys…'));
   const homeQuery = query({ home_type: home.type, home_id: home.id });
+
+  let shownKeys: ApiKey[] = [];
 
   async function refresh(): Promise<void> {
     const keys = (await api.get<Answer<ApiKey[]>>(`/api-keys?${homeQuery}`)).data;
     if (keys.length === 0) return fill(list, h('p', { class: 'muted' }, 'No keys yet.'));
+    shownKeys = keys;
     fill(
       list,
       table(
@@ -73,13 +78,18 @@ export async function keysPage(context: SectionContext): Promise<void> {
   }
 
   function revokeButton(key: ApiKey): HTMLButtonElement {
-    const button = h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke ${key.name}` }, 'Revoke');
+    const button = h('button', { type: 'button', class: 'danger small', 'data-revoke': true, 'aria-label': `Revoke ${key.name}` }, 'Revoke');
     button.addEventListener('click', async () => {
       if (!(await confirmAction(`Revoke the key “${key.name}”? Requests with it are refused at once.`, 'Revoke key'))) return;
+      const at = shownKeys.findIndex((shown) => shown.id === key.id);
       await act(button, errors, async () => {
         await api.del(`/api-keys/${key.id}`);
         fill(created);
+        fill(messages, notice(`The key “${key.name}” was revoked: requests with it are refused.`));
         await refresh();
+        // The key that took its place in the list, or the one before it, or else making a new one.
+        const revokes = list.querySelectorAll<HTMLButtonElement>('button[data-revoke]');
+        (revokes[Math.min(at, revokes.length - 1)] ?? (opener.hidden ? null : opener))?.focus();
       });
     });
     return button;
@@ -95,9 +105,10 @@ export async function keysPage(context: SectionContext): Promise<void> {
   }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create key');
   const form = actionForm(
-    { class: 'card' },
+    { class: 'card', id: 'new-key-form', hidden: true, 'aria-label': 'Create a key' },
     errors,
     async () => {
+      fill(messages);
       // The secret of the last key does not stay beside this attempt's refusal.
       fill(created);
       const scopes = scopeBoxes.filter((s) => s.box.checked).map((s) => s.scope);
@@ -120,10 +131,11 @@ export async function keysPage(context: SectionContext): Promise<void> {
         ),
       );
       form.reset();
+      closeForm();
       await refresh();
       created.querySelector('input')?.focus();
     },
-    h('h2', {}, 'Create a key'),
+    h('div', { class: 'row form-head' }, h('h2', {}, 'Create a key'), h('button', { type: 'button', class: 'secondary small', onclick: () => closeForm(true) }, 'Cancel')),
     h('div', { class: 'field' }, h('label', { for: 'key-name' }, 'Name'), name),
     h(
       'fieldset',
@@ -142,6 +154,24 @@ export async function keysPage(context: SectionContext): Promise<void> {
     h('div', { class: 'field' }, h('label', { for: 'key-expiry' }, 'Expires after'), expiry),
     submit,
   );
+
+  // The form opens from a button, which stands aside meanwhile; Cancel or Escape close it again.
+  const opener = h('button', { type: 'button', class: 'primary', 'aria-controls': 'new-key-form', 'aria-expanded': 'false', onclick: openForm }, 'New key…');
+  function openForm(): void {
+    form.hidden = false;
+    opener.hidden = true;
+    opener.setAttribute('aria-expanded', 'true');
+    name.focus();
+  }
+  function closeForm(giveFocusBack = false): void {
+    form.hidden = true;
+    opener.hidden = false;
+    opener.setAttribute('aria-expanded', 'false');
+    if (giveFocusBack) opener.focus();
+  }
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') closeForm(true);
+  });
 
   const title = h('h1', { tabindex: -1 }, `API keys · ${home.name}`);
   fill(main, title, loading());
@@ -167,9 +197,11 @@ export async function keysPage(context: SectionContext): Promise<void> {
           )
         : h('p', { class: 'muted' }, home.type === 'organization' ? 'An organization key reaches every team of the organization.' : 'A team key reaches this team.'),
       errors,
+      messages,
       created,
-      list,
+      !disabled && h('div', { class: 'row' }, opener),
       !disabled && form,
+      list,
     );
     await refresh();
   } catch (error) {

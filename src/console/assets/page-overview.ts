@@ -39,7 +39,7 @@ const expiryOrder = (key: ApiKey) => (key.expires_at === null ? Number.POSITIVE_
 
 export async function overviewPage(context: SectionContext): Promise<void> {
   const { main, home, session } = context;
-  const title = h('h1', { tabindex: -1 }, `Overview · ${home.name}`);
+  const title = h('h1', { tabindex: -1 }, `All teams · ${home.name}`);
   fill(main, title, loading('Loading every team’s endpoints and keys…'));
   const places: Place[] = [
     { type: 'organization', id: home.id, name: `${home.name} (organization)` },

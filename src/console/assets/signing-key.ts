@@ -1,6 +1,6 @@
 // An endpoint's signing key, as Stripe shows one: masked until "Reveal" (each reveal is in the audit log),
 // then with a Copy button beside it and the same key as Standard Webhooks libraries take it, and "Hide";
-// during a rotation's overlap the replaced key too, with when it stops signing. The rotation asks how long
+// during a rotation's overlap the replaced key too, folded away, with when it stops signing. The rotation asks how long
 // the old key keeps signing (24 hours unless another is chosen).
 import { api } from './api.js';
 import type { Answer, SigningKey } from './api-types.js';
@@ -9,7 +9,11 @@ import { act, confirmAction, copyField, fill, h, time } from './dom.js';
 /** What stands for the key while it is hidden: its prefix, and nothing of the secret. */
 export const MASKED_KEY = `whsec_${'•'.repeat(16)}`;
 
-/** The revealed key's fields, each with a Copy button; the replaced key's too while it still signs. */
+/**
+ * The revealed key's two forms, each with a Copy button: what a receiver needs now. While a rotation's
+ * overlap runs, the replaced key (which the receiver already has) is behind a disclosure that says until
+ * when it signs, so that four secrets are never shown at once.
+ */
 function signingKeyFields(endpointId: string, key: SigningKey): HTMLElement[] {
   const fields = [
     copyField('Signing key (verifies X-Service-Signature)', key.signing_key, `signing-key-${endpointId}`),
@@ -18,9 +22,14 @@ function signingKeyFields(endpointId: string, key: SigningKey): HTMLElement[] {
   if (!key.old_key) return fields;
   return [
     ...fields,
-    h('p', { class: 'small' }, 'The old key still signs until ', time(key.old_key.ends_at), ':'),
-    copyField('Old signing key (X-Service-Signature)', key.old_key.signing_key, `old-signing-key-${endpointId}`),
-    copyField('Old Standard Webhooks secret (webhook-signature)', key.old_key.standard_webhooks_secret, `old-standard-webhooks-secret-${endpointId}`),
+    h(
+      'details',
+      { class: 'old-key' },
+      h('summary', {}, 'The old key still signs until ', time(key.old_key.ends_at)),
+      h('p', { class: 'small muted' }, 'Your receiver has it already; keep it there until then. X-Service-Signature is made with it until then, and webhook-signature carries both.'),
+      copyField('Old signing key (X-Service-Signature)', key.old_key.signing_key, `old-signing-key-${endpointId}`),
+      copyField('Old Standard Webhooks secret (webhook-signature)', key.old_key.standard_webhooks_secret, `old-standard-webhooks-secret-${endpointId}`),
+    ),
   ];
 }
 

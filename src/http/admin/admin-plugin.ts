@@ -5,7 +5,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
 import type { ErrorCode } from '../error-catalogue.js';
-import { ADMIN_EXAMPLES } from '../docs/admin-examples.js';
+import { ADMIN_EXAMPLES } from '../docs/recorded-examples.js';
 import { adminGuide } from '../docs/reference-guides.js';
 import { referencePageHandler, renderReferencePage } from '../docs/reference-page.js';
 import { installDeprecations } from '../deprecation.js';
@@ -28,9 +28,10 @@ import { RouteMethods } from './method-not-allowed.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerGuides } from './guides.js';
 import { registerOrganizations } from './organizations.js';
-import { AdminGuide, AdminGuideSummary, ApiKey, AuditEvent, Organization, Team, User } from './schemas.js';
+import { AdminGuide, AdminGuideSummary, ApiKey, AuditEvent, Organization, OrganizationAdmin, Team, User } from './schemas.js';
 import { Attempt, Endpoint, EndpointHealth, MailEntry } from './webhook-schemas.js';
 import { registerTeams } from './teams.js';
+import { registerTenants } from './tenants.js';
 import { registerUsers } from './users.js';
 import { registerDeliveries } from './deliveries.js';
 import { registerMail } from './mail.js';
@@ -96,7 +97,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
   app.addHook('onRoute', routeMethods.learn);
   app.addHook('onRoute', markManagementKeyOperation);
   installDeprecations(app, options.publicUrl);
-  for (const schema of [Problem, TeamRole, Member, Organization, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry, AuditEvent]) {
+  for (const schema of [Problem, TeamRole, Member, Organization, OrganizationAdmin, Team, User, AdminGuide, AdminGuideSummary, ApiKey, Endpoint, EndpointHealth, Attempt, MailEntry, AuditEvent]) {
     app.addSchema(schema);
   }
   await registerOpenApiDocument(app, {
@@ -158,7 +159,7 @@ export async function adminPlugin(app: TypeBoxApp, options: AdminOptions): Promi
     can: new AdminPolicies(options.ctx),
     respond: (status, description, success) => responses(status, description, success, { rateHeaders: false, errors: ADMIN_ERRORS }),
   };
-  for (const register of [registerOrganizations, registerTeams, registerUsers, registerGuides, registerApiKeys, registerWebhookEndpoints, registerDeliveries, registerMail, registerAuditEvents]) {
+  for (const register of [registerOrganizations, registerTenants, registerTeams, registerUsers, registerGuides, registerApiKeys, registerWebhookEndpoints, registerDeliveries, registerMail, registerAuditEvents]) {
     register(app, deps);
   }
 

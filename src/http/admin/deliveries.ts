@@ -4,11 +4,14 @@ import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { attemptPage, resendAttempt } from '../../webhooks/deliveries.js';
 import { EVENT_TYPES } from '../../domain/events.js';
 import { ProblemError } from '../problem.js';
-import { Cursor, Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
+import { ACCEPTS, Cursor, Nullable, StringEnum, Timestamp } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentAttempt } from './presenters.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';
+
+/** An event id, or its start of at least 8 characters: hex digits, and hyphens where a UUID has them. */
+const EVENT_ID_START = '^[0-9a-fA-F]{8}(-[0-9a-fA-F]{0,4}(-[0-9a-fA-F]{0,4}(-[0-9a-fA-F]{0,4}(-[0-9a-fA-F]{0,12})?)?)?)?$';
 
 export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
   app.get(
@@ -27,7 +30,14 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
             cursor: Type.Optional(Cursor()),
             status: Type.Optional(StringEnum(ATTEMPT_STATUSES)),
             event_type: Type.Optional(StringEnum(EVENT_TYPES, { description: 'Only attempts of events of this type' })),
-            event_id: Type.Optional(Uuid({ description: 'Only attempts of this event' })),
+            event_id: Type.Optional(
+              Type.String({
+                pattern: EVENT_ID_START,
+                maxLength: 36,
+                [ACCEPTS]: 'an event id, whole or its first 8 or more characters',
+                description: 'Only attempts of this event: its whole id, or its first 8 or more characters (the short id the console shows)',
+              }),
+            ),
             since: Type.Optional(Timestamp({ description: 'Only attempts written at or after this time' })),
             until: Type.Optional(Timestamp({ description: 'Only attempts written before this time; later than `since`' })),
           },

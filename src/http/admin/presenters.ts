@@ -123,6 +123,8 @@ export function presentEndpointHealth(health: EndpointHealth) {
     since: health.since,
     delivered: health.delivered,
     failed: health.failed,
+    events_sent: health.events_sent,
+    events_delivered: health.events_delivered,
     success_rate: health.success_rate,
     consecutive_failures: health.consecutive_failures,
     next_retry_at: health.next_retry_at,

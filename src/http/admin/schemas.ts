@@ -76,6 +76,27 @@ export const UserFields = Type.Object(
   { additionalProperties: false },
 );
 
+/** A person named by address (shared decisions §11 "People in the console"); `name` for one not known yet. */
+export const PersonByEmail = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 320, description: 'The address, in any letter case: a person not known yet is made, and invited by e-mail' }),
+    name: Type.Optional(Nullable(Name)),
+  },
+  { additionalProperties: false },
+);
+
+/** The organization admin as the people page lists them. */
+export const OrganizationAdmin = Type.Object(
+  {
+    id: Uuid(),
+    email: Type.String(),
+    name: Nullable(Type.String()),
+    avatar_url: Nullable(Type.String()),
+    admin_since: Timestamp({ description: 'When they became an admin of the organization' }),
+  },
+  { $id: 'AdminOrganizationAdmin', additionalProperties: false },
+);
+
 const StepInput = Type.Object(
   {
     text: Type.String({ maxLength: 20_000 }),

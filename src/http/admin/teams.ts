@@ -6,7 +6,9 @@ import { createUser, requireUser } from '../../domain/users.js';
 import { Uuid } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
 import { presentMember, presentTeam, presentUser } from './presenters.js';
-import { IdParams, NewTeam, RoleSchema, TeamFields, UserFields } from './schemas.js';
+import { IdParams, NewTeam, PersonByEmail, RoleSchema, TeamFields, UserFields } from './schemas.js';
+import { addTeamMemberByEmail } from '../../auth/invitations.js';
+import { callerName } from './caller-name.js';
 import type { DomainContext } from '../../domain/context.js';
 
 const MemberParams = Type.Object({ team_id: Uuid(), user_id: Uuid() }, { additionalProperties: false });
@@ -73,35 +75,63 @@ export const registerTeams: AdminRoutes = (app, { ctx, can, respond }) => {
     },
   );
 
+  app.post(
+    '/teams/:id/members',
+    {
+      config: { sessions: true },
+      schema: {
+        operationId: 'addTeamMemberByEmail', summary: 'Add a person to a team by e-mail',
+        description:
+          "Adds the person with the address to the team with the role (member.joined), or gives them the role (member.role_changed). A person not known yet is made and gets an e-mail naming who added them and where, with a sign-in link that works for 72 hours (`invited`). The operator, the team's ADMIN members and its organization's admins.",
+        tags: ['Teams'],
+        params: IdParams,
+        body: Type.Composite([PersonByEmail, Type.Object({ role: RoleSchema })], { additionalProperties: false }),
+        response: respond(200, 'The member, and whether they were invited', Type.Object({ data: Type.Ref('Member'), invited: Type.Boolean() })),
+      },
+    },
+    async (request) => {
+      await can.team(request, request.params.id, 'api');
+      const { email, name, role } = request.body;
+      const { added, invited } = await addTeamMemberByEmail(ctx, request.params.id, { email, name }, role, await callerName(ctx, request));
+      return { data: presentMember(added), invited };
+    },
+  );
+
   app.put(
     '/teams/:team_id/members/:user_id',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'putTeamMember', summary: 'Add a member or change their role',
-        description: 'Adds the user to the team (member.joined) or changes the role (member.role_changed).',
+        description:
+          "Adds the user to the team (member.joined) or changes the role (member.role_changed). The last ADMIN of a team of no organization keeps the role (409). The operator, the team's ADMIN members and its organization's admins.",
         tags: ['Teams'],
         params: MemberParams,
         body: Type.Object({ role: RoleSchema }, { additionalProperties: false }),
         response: respond(200, 'The member', MemberAnswer),
       },
     },
-    async (request) => ({
-      data: presentMember(await putMember(ctx, request.params.team_id, request.params.user_id, request.body.role)),
-    }),
+    async (request) => {
+      await can.team(request, request.params.team_id, 'api');
+      return { data: presentMember(await putMember(ctx, request.params.team_id, request.params.user_id, request.body.role)) };
+    },
   );
 
   app.delete(
     '/teams/:team_id/members/:user_id',
     {
+      config: { sessions: true },
       schema: {
         operationId: 'removeTeamMember', summary: 'Remove a member',
-        description: 'Removes the member (member.left).',
+        description:
+          "Removes the member (member.left). The last ADMIN of a team of no organization stays (409). The operator, the team's ADMIN members and its organization's admins.",
         tags: ['Teams'],
         params: MemberParams,
         response: respond(204, 'Removed', null),
       },
     },
     async (request, reply) => {
+      await can.team(request, request.params.team_id, 'api');
       await removeMember(ctx, request.params.team_id, request.params.user_id);
       return reply.code(204).send();
     },

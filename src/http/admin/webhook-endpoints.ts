@@ -110,7 +110,7 @@ export const registerWebhookEndpoints: AdminRoutes = (app, { ctx, endpointPolicy
       schema: {
         operationId: 'getWebhookEndpointHealth', summary: 'Read a webhook endpoint\'s health',
         description:
-          'How the endpoint has been doing: its last sent attempt, the attempts delivered and failed in the current hour and the 23 before it (in total, as a success rate, and hour by hour), its failures since the last delivery, and when its next automatic retry is due. Why it is paused is on the endpoint.',
+          'How the endpoint has been doing: its last sent attempt, the attempts delivered and failed in the current hour and the 23 before it (in total and hour by hour), how many of the events they carried were delivered (the success rate counts events: one retried and then delivered is a success), its failures since the last delivery, and when its next automatic retry is due. Why it is paused is on the endpoint.',
         tags: TAGS,
         params: IdParams,
         response: respond(200, 'The endpoint\'s health', Type.Object({ data: Type.Ref('AdminEndpointHealth') })),

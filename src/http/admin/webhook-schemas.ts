@@ -182,7 +182,11 @@ export const EndpointHealth = Type.Object(
     since: Timestamp({ description: 'The start of the window: the current hour (UTC) and the 23 before it' }),
     delivered: Type.Integer({ minimum: 0, description: 'Attempts sent since `since` that were delivered' }),
     failed: Type.Integer({ minimum: 0, description: 'Attempts sent since `since` that failed' }),
-    success_rate: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'delivered / (delivered + failed); null when nothing was sent in the window' })),
+    events_sent: Type.Integer({ minimum: 0, description: 'Events with an attempt sent since `since` (an event retried three times counts once)' }),
+    events_delivered: Type.Integer({ minimum: 0, description: 'Of those events, the ones an attempt sent since `since` delivered' }),
+    success_rate: Nullable(
+      Type.Number({ minimum: 0, maximum: 1, description: 'events_delivered / events_sent: a retried event that was delivered in the end is a success; null when nothing was sent in the window' }),
+    ),
     consecutive_failures: Type.Integer({ minimum: 0, description: 'Failed attempts since the last delivered one' }),
     next_retry_at: Nullable(Timestamp({ description: 'When the earliest automatic retry still waiting is due; null when none waits' })),
     hours: Type.Array(HealthHour, { minItems: 24, maxItems: 24, description: 'The window hour by hour, oldest first' }),

@@ -11,7 +11,7 @@ import type { RequestRateLimit } from '../rate-limit.js';
 import { lowercaseIdParameters } from '../lowercase-ids.js';
 import { examplesAt, registerOpenApiDocument } from '../openapi-document.js';
 import { Problem } from '../schemas/common.js';
-import { V1_EXAMPLES } from '../docs/v1-examples.js';
+import { V1_EXAMPLES } from '../docs/recorded-examples.js';
 import { EVENT_PAYLOADS, webhooksSection } from '../schemas/events.js';
 import { responses } from '../schemas/responses.js';
 import type { TypeBoxApp } from '../typebox-app.js';

@@ -83,6 +83,11 @@ const WRITES: Record<string, () => Promise<{ requestId: string; expected: Partia
     const { requestId } = await operatorCall('PUT', `/organizations/${organization.id}/admins/${user.id}`);
     return { requestId, expected: { action: 'admin.added', target: { type: 'user', id: user.id }, home: { type: 'organization', id: organization.id } } };
   },
+  addOrganizationAdminByEmail: async () => {
+    const known = await createUser(t);
+    const { requestId } = await operatorCall('POST', `/organizations/${organization.id}/admins`, { email: known.email });
+    return { requestId, expected: { action: 'admin.added', target: { type: 'user', id: known.id }, home: { type: 'organization', id: organization.id } } };
+  },
   removeOrganizationAdmin: async () => {
     const { requestId } = await operatorCall('DELETE', `/organizations/${organization.id}/admins/${user.id}`);
     return { requestId, expected: { action: 'admin.removed', target: { type: 'user', id: user.id }, home: { type: 'organization', id: organization.id } } };
@@ -98,6 +103,11 @@ const WRITES: Record<string, () => Promise<{ requestId: string; expected: Partia
   createUser: async () => {
     const { requestId, data } = await operatorCall('POST', '/users', { email: `made-${Math.random()}@example.com`, name: 'Made Person' });
     return { requestId, expected: { action: 'user.created', target: { type: 'user', id: data.id }, home: null } };
+  },
+  addTeamMemberByEmail: async () => {
+    const known = await createUser(t);
+    const { requestId } = await operatorCall('POST', `/teams/${otherTeam.id}/members`, { email: known.email, role: 'VIEWER' });
+    return { requestId, expected: { action: 'member.added', target: { type: 'user', id: known.id }, home: { type: 'team', id: otherTeam.id } } };
   },
   putTeamMember: async () => {
     const { requestId } = await operatorCall('PUT', `/teams/${team.id}/members/${user.id}`, { role: 'EDITOR' });

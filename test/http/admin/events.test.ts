@@ -104,6 +104,8 @@ describe('the outbox record', () => {
       await t.admin('PATCH', `/teams/${team.id}`, { organization_id: null });
       const user = await createUser(t);
       await t.admin('PUT', `/organizations/${organization.id}/admins/${user.id}`);
+      // An organization keeps its last admin: a second one comes first.
+      await t.admin('PUT', `/organizations/${organization.id}/admins/${(await createUser(t)).id}`);
       await t.admin('DELETE', `/organizations/${organization.id}/admins/${user.id}`);
       const key = await createKey(t, { type: 'team', id: team.id });
       await t.admin('DELETE', `/api-keys/${key.id}`);
