@@ -3,7 +3,6 @@
 // Everything else the console does goes through the management API with the session cookie.
 import type { FastifyBaseLogger } from 'fastify';
 import { noStore } from '../http/no-store.js';
-import { ProblemError } from '../http/problem.js';
 import type { TypeBoxApp } from '../http/typebox-app.js';
 import { ConsoleAssets } from './console-assets.js';
 import { type SessionRouteOptions, registerSessionRoutes } from './session-routes.js';
@@ -27,7 +26,8 @@ export async function consolePlugin(app: TypeBoxApp, options: ConsoleOptions): P
 
   const serve = (name: string) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
     const asset = await assets.read(name);
-    if (asset === null) throw new ProblemError('not_found', 'There is no such file of the console');
+    // What is not a file of the console is not found as any other path is: a page for a browser.
+    if (asset === null) return reply.callNotFound();
     return reply.headers(SECURITY_HEADERS).type(asset.type).send(asset.body);
   };
 

@@ -10,11 +10,13 @@ import { installMetrics, type MetricsEndpoint } from '../metrics/metrics-http.js
 import { adminPlugin } from './admin/admin-plugin.js';
 import { faultyBodyRefusal } from './body-faults.js';
 import { docsPlugin } from './docs/docs-plugin.js';
+import { notFoundPage } from './docs/site-pages.js';
 import { installEmptyBodies } from './empty-bodies.js';
 import { installExpectContinue } from './expect-continue.js';
 import { followConnections } from './graceful-close.js';
 import { healthPlugin } from './health.js';
 import { clientErrorAnswer, refuseMalformedRequest } from './malformed-requests.js';
+import { prefersHtml } from './prefers-html.js';
 import { ProblemError } from './problem.js';
 import { answerFor, installProblemHandler, sendProblem } from './problem-handler.js';
 import type { RequestRateLimit } from './rate-limit.js';
@@ -112,8 +114,11 @@ export async function buildApp(options: AppOptions): Promise<TypeBoxApp> {
   app.addHook('preValidation', refuseMalformedRequest);
   app.addHook('preValidation', faultyBodyRefusal(false));
   installProblemHandler(app, publicUrl, onStoreFault);
-  app.setNotFoundHandler(async () => {
-    throw new ProblemError('not_found', 'There is no such path');
+  // A person's browser gets a page with the ways on (not on a worker, which serves no pages to lead to).
+  let notFoundHtml: string | undefined;
+  app.setNotFoundHandler(async (request, reply) => {
+    if (!options.serveApi || !prefersHtml(request)) throw new ProblemError('not_found', 'There is no such path');
+    return reply.code(404).type('text/html; charset=utf-8').send((notFoundHtml ??= notFoundPage(publicUrl)));
   });
 
   await app.register(healthPlugin, { store: options.store });

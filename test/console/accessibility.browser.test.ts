@@ -124,8 +124,8 @@ describe('the reference pages (issue 35, item 7)', () => {
     await page.goto(`${baseUrl}/docs`);
     const search = page.getByLabel('Search the contents');
     await search.fill('get guide');
-    await page.getByRole('status').filter({ hasText: /match/ }).waitFor();
-    const shown = await page.evaluate<string[]>("[...document.querySelectorAll('#contents li:not([hidden]) > a')].map((a) => a.textContent)");
+    await page.getByRole('status').filter({ hasText: /^Found \d+ in the contents/ }).waitFor();
+    const shown = await page.evaluate<string[]>("[...document.querySelectorAll('#contents details li:not([hidden]) > a')].map((a) => a.textContent)");
     expect(shown).toContain('GET /guides/{guideId}: Read one guide with its markdown body');
     expect(shown.filter((text) => text.startsWith('GET ') || text.startsWith('POST ')).every((text) => /get/i.test(text) && /guide/i.test(text))).toBe(true);
     expect(shown).not.toContain('Errors');

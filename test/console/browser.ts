@@ -5,7 +5,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { freePort } from '../support/processes.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
@@ -48,6 +48,22 @@ export async function startListeningService(env: Record<string, string> = {}): P
   await t.service.app.listen({ port, host: '127.0.0.1' });
   await warmConsole(baseUrl);
   return { t, baseUrl };
+}
+
+/** A browser and a listening service for the test file: started before its tests, each told to `use`, closed after. */
+export function useBrowserAndService(use: (world: { browser: Browser; t: TestService; baseUrl: string }) => void, env: Record<string, string> = {}): void {
+  let browser: Browser | undefined;
+  let t: TestService | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const service = await startListeningService(env);
+    t = service.t;
+    use({ browser, ...service });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
 }
 
 /**
@@ -93,10 +109,14 @@ export async function startConsoleWorld(env: Record<string, string> = {}): Promi
   };
 }
 
-/** Signs `email` in, in this page, by the link mailed to them (asked for through the sign-in API). */
+/** Signs `email` in, in this page, by the link mailed to them (asked for through the sign-in API); answers once signed in. */
 export async function signInByLink(page: Page, t: TestService, baseUrl: string, email: string): Promise<void> {
   expect((await requestLink(t, email)).statusCode).toBe(202);
   await page.goto(`${baseUrl}/console/#/sign-in/${await mailedLinkToken(t, email)}`);
+  // Signed in once the console has left the link's address for its first page: until then a test's own
+  // navigation would race the console's (which would win, and the test would wait for the wrong page).
+  // (A function, not a string: the console's CSP forbids the eval a string predicate needs.)
+  await page.waitForFunction(() => !(globalThis as unknown as { location: { hash: string } }).location.hash.startsWith('#/sign-in'));
 }
 
 /** A page that fails the test on any script error or failed request of the console. */
@@ -109,9 +129,10 @@ export async function consolePage(browser: Browser, viewport = { width: 1280, he
   return page;
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves the whole page as docs/screenshots/<name>.png; only what the window shows with `{ fullPage: false }` (a long reference page). */
+export async function screenshot(page: Page, name: string, options = { fullPage: true }): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage });
 }
 
 /** The text of the alert the console shows, once one shows. */

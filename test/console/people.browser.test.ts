@@ -7,21 +7,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../support/service.js';
 import { expectAccessible } from './axe.js';
-import { consolePage, launchChromium, screenshot, signInByLink, startListeningService, WIDTHS } from './browser.js';
+import { consolePage, screenshot, signInByLink, WIDTHS, useBrowserAndService } from './browser.js';
 
 let browser: Browser;
 let t: TestService;
 let baseUrl: string;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  ({ t, baseUrl } = await startListeningService());
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+useBrowserAndService((world) => ({ browser, t, baseUrl } = world));
 
 async function person(email: string, name: string, grant: (id: string) => Promise<unknown>) {
   const user = await t.admin('POST', '/users', { email, name });

@@ -229,30 +229,111 @@ function contentsList(entries: ContentsEntry[]): string {
 }
 
 // The search box narrows the contents to the links whose text holds every word typed; a section whose own
-// link does not match stays shown while one of its entries does. Without script the whole list is shown,
-// unfolded.
+// link does not match stays shown while one of its entries does. Below them, "In the text" lists the
+// entries whose own part of the page holds every word (an error code, "signature", "retry"), each with the
+// words around the first, so that what a reader remembers from the body is found too. Without script the
+// whole list is shown, unfolded.
 const CONTENTS_SEARCH = `(() => {
   const box = document.getElementById('contents-search');
   const count = document.getElementById('contents-count');
+  const found = document.getElementById('text-matches');
   const items = [...document.querySelectorAll('#contents li')];
   const list = document.querySelector('#contents details');
   // On a phone the contents start folded, above the page; searching unfolds them.
   if (!matchMedia('(min-width: 64rem)').matches) list.open = false;
   box.hidden = false;
   box.labels.forEach((label) => (label.hidden = false));
+  // Each entry's own part of the page: the text from its target to the next entry's target, in the page's
+  // order; text nodes are joined with spaces, so that a table's cells do not run together.
+  const entries = [...document.querySelectorAll('#contents a')]
+    .map((link) => ({ link, target: document.getElementById(link.getAttribute('href').slice(1)), parts: [] }))
+    .filter((entry) => entry.target)
+    .sort((a, b) => (a.target.compareDocumentPosition(b.target) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const walker = document.createTreeWalker(document.getElementById('main'), NodeFilter.SHOW_TEXT);
+  let current = -1;
+  const reached = (entry, node) => entry.target.contains(node) || entry.target.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    while (current + 1 < entries.length && reached(entries[current + 1], node)) current++;
+    if (current >= 0) entries[current].parts.push(node.data);
+  }
+  for (const entry of entries) {
+    entry.text = entry.parts.join(' ').replace(/\\s+/g, ' ').trim();
+    entry.lower = entry.text.toLowerCase();
+  }
+  const around = (entry, word) => {
+    const at = entry.lower.indexOf(word);
+    const from = Math.max(0, entry.text.lastIndexOf(' ', Math.max(0, at - 40)));
+    const to = entry.text.indexOf(' ', Math.min(entry.text.length, at + word.length + 60));
+    return (from > 0 ? '… ' : '') + entry.text.slice(from, to < 0 ? undefined : to).trim() + (to < 0 ? '' : ' …');
+  };
   box.addEventListener('input', () => {
     list.open = true;
     const words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
     let shown = 0;
+    const named = new Set();
     for (const item of items.slice().reverse()) {
-      const own = item.querySelector('a').textContent.toLowerCase();
+      const link = item.querySelector('a');
+      const own = words.every((word) => link.textContent.toLowerCase().includes(word));
+      if (own) named.add(link);
       const inner = [...item.querySelectorAll(':scope > ul > li')].some((child) => !child.hidden);
-      item.hidden = !(words.every((word) => own.includes(word)) || inner);
+      item.hidden = !(own || inner);
       if (!item.hidden && !item.querySelector('ul')) shown++;
     }
-    count.textContent = words.length ? shown + (shown === 1 ? ' match' : ' matches') : '';
+    const inText = words.length
+      ? entries.filter((entry) => !named.has(entry.link) && words.every((word) => entry.lower.includes(word)))
+      : [];
+    found.replaceChildren(...inText.map((entry) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = entry.link.getAttribute('href');
+      link.textContent = entry.link.textContent;
+      const context = document.createElement('span');
+      context.className = 'around';
+      context.textContent = around(entry, words[0]);
+      item.append(link, context);
+      return item;
+    }));
+    found.parentElement.hidden = inText.length === 0;
+    const counts = [shown && shown + ' in the contents', inText.length && inText.length + ' in the text'].filter(Boolean);
+    count.textContent = !words.length ? '' : counts.length ? 'Found ' + counts.join(', ') : 'No matches';
   });
 })();`;
+
+// Each code block gets a Copy button (with script: it needs the clipboard). Where the clipboard is refused,
+// the block's text is selected, for the reader's own copy keys.
+const COPY_BUTTONS = `(() => {
+  const said = document.getElementById('copy-status');
+  for (const block of document.querySelectorAll('main pre')) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy';
+    button.textContent = 'Copy';
+    button.addEventListener('click', () => {
+      const text = block.textContent;
+      navigator.clipboard.writeText(text).then(
+        () => { said.textContent = 'Copied ' + text.split('\\n').length + (text.includes('\\n') ? ' lines' : ' line'); },
+        () => {
+          getSelection().selectAllChildren(block);
+          said.textContent = 'Selected: copy it with your copy keys';
+        },
+      );
+    });
+    const bar = document.createElement('div');
+    bar.className = 'copy-bar';
+    bar.append(button);
+    block.before(bar);
+  }
+})();`;
+
+/** The contents beside the page, with the search box that script shows. */
+function contentsNav(contents: ContentsEntry[]): string {
+  return `<nav aria-label="Contents" id="contents">
+<label for="contents-search" hidden>Search the contents and the text</label>
+<input type="search" id="contents-search" hidden autocomplete="off"><span id="contents-count" role="status" class="sample"></span>
+<div hidden><p class="found-heading">In the text</p><ul id="text-matches"></ul></div>
+<details open><summary>Contents</summary>${contentsList(contents)}</details>
+</nav>`;
+}
 
 /**
  * A whole page of the reference: its title, the one stylesheet every page shares, a header linking the
@@ -281,7 +362,7 @@ nav ul{list-style:none;margin:0;padding-left:0}nav ul ul{padding-left:1rem;font-
 nav li{margin:.15rem 0}nav details summary{cursor:pointer;font-weight:600}
 nav label{display:block;font-weight:600}nav input{width:100%;font:inherit;padding:.3rem;margin:.2rem 0 .5rem}
 main{padding:1rem;min-width:0}
-@media (min-width:64rem){.layout{grid-template-columns:18rem minmax(0,1fr)}
+@media (min-width:64rem){.layout{grid-template-columns:18rem minmax(0,1fr)}.layout.single{grid-template-columns:minmax(0,1fr)}
 nav{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;border-bottom:0;border-right:1px solid #eee}}
 .scroll{overflow-x:auto;margin:.5rem 0}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
@@ -294,21 +375,24 @@ pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
 :focus-visible{outline:2px solid #1d4ed8;outline-offset:2px}
 .sample{font-size:.9rem;color:#4a4a4a;margin-bottom:0}
 .skip{position:absolute;left:-100rem}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.3rem .6rem;z-index:1}
+.copy-bar{display:flex;justify-content:flex-end;margin:.5rem 0 -.5rem}
+.copy{font:inherit;font-size:.85rem;min-height:1.75rem;min-width:3.5rem;padding:.1rem .6rem;border:1px solid #888;border-radius:3px;background:#fff;cursor:pointer}
+#text-matches li{margin:.4rem 0}#text-matches .around{display:block;font-size:.85rem;color:#4a4a4a;overflow-wrap:anywhere}
+.found-heading{font-weight:600;margin:.5rem 0 0}
+.ways li{margin:.4rem 0}.single{max-width:56rem}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 </style></head><body>
 <a href="#main" class="skip">Skip to the content</a>
 <header><span class="brand">Guide service</span>
 <a href="${root}/docs">API reference</a><a href="${root}/docs/webhooks">Verifying webhooks</a><a href="${root}/docs/mcp">MCP</a><a href="${root}/docs/versioning">Versioning</a><a href="${root}/console/">Console</a></header>
-<div class="layout">
-<nav aria-label="Contents" id="contents">
-<label for="contents-search" hidden>Search the contents</label>
-<input type="search" id="contents-search" hidden autocomplete="off"><span id="contents-count" role="status" class="sample"></span>
-<details open><summary>Contents</summary>${contentsList(contents)}</details>
-</nav>
+<div class="layout${contents.length ? '' : ' single'}">
+${contents.length ? contentsNav(contents) : ''}
 <main id="main" tabindex="-1">
 ${scrollable}
 </main>
 </div>
-<script>${CONTENTS_SEARCH}</script>
+<p id="copy-status" role="status" class="sr-only"></p>
+<script>${contents.length ? CONTENTS_SEARCH : ''}${COPY_BUTTONS}</script>
 </body></html>`;
 }
 
