@@ -38,10 +38,12 @@ export interface BenchOptions {
   footprintEvents: number;
   /** Write BENCHMARKS.md from this run (off for trial runs with --only). */
   writeReport: boolean;
+  /** Counts every statement of the PostgreSQL drains (pg_stat_statements), at some cost to them. */
+  pgStatements: boolean;
 }
 
 export const USAGE = `npm run bench -- [options]
-  --quick            10,000 guides, short runs, 1,000 webhook events (under 6 minutes)
+  --quick            10,000 guides, short runs, 1,000 webhook events (about 9 minutes)
   --reuse            keep loaded stores in the temp directory and use them again
   --only LIST        comma-separated: ${SCENARIO_GROUPS.join(', ')}
                      (flood: new clients during floods of idle, trickling and busy connections,
@@ -49,6 +51,8 @@ export const USAGE = `npm run bench -- [options]
                      GET /v1/guides pages, and 200 clients holding wait=30)
   --no-webhooks      skip the webhook benchmarks (webhooks and noisy)
   --sqlite-only      run the webhook and mixed benchmarks on SQLite only, not also on PostgreSQL
+  --pg-statements    count the statements of the PostgreSQL drains, per delivery (pg_stat_statements
+                     with planning tracked; it slows PostgreSQL, so such a run is not published)
   --guides N[,N]     store sizes (default: 10000 quick; 1000000,10000 full)
   --mixed-guides N   the mixed benchmark's store (default: 10000 quick; 100000 full)
   --mixed-traffic LIST
@@ -98,6 +102,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'backup-guides': { type: 'string' },
       'footprint-events': { type: 'string' },
       'sqlite-only': { type: 'boolean', default: false },
+      'pg-statements': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -148,8 +153,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     backupGuides: positive('backup-guides', values['backup-guides'], quick ? 10_000 : 1_000_000),
     footprintEvents: positive('footprint-events', values['footprint-events'], quick ? 10_000 : 100_000),
     // A partial run must not overwrite the published table.
+    pgStatements: values['pg-statements']!,
     writeReport:
       values.only === undefined &&
+      !values['pg-statements'] &&
       !values['no-webhooks'] &&
       !values['sqlite-only'] &&
       values.guides === undefined &&

@@ -79,6 +79,23 @@ export interface WebhookDrain {
   cpuSeconds: Record<string, number>;
   /** Seconds from the first arrival to the last, over which the CPU was measured. */
   measuredSeconds: number;
+  /** With --pg-statements, on PostgreSQL: what the database did per delivery. */
+  statements?: StatementProfile;
+}
+
+/** What PostgreSQL did for a drain's deliveries, from pg_stat_statements (bench/webhooks/pg-statements.ts). */
+export interface StatementProfile {
+  deliveries: number;
+  /** Distinct statement texts. */
+  texts: number;
+  /** Statements (round trips, BEGIN and COMMIT included) per delivery. */
+  callsPerDelivery: number;
+  plansPerDelivery: number;
+  execUsPerDelivery: number;
+  planUsPerDelivery: number;
+  transactionsPerDelivery: number;
+  /** The statements that took the most of PostgreSQL's time. */
+  top: { statement: string; callsPerDelivery: number; plansPerCall: number; rowsPerCall: number; execUsPerDelivery: number; planUsPerDelivery: number }[];
 }
 
 export interface WebhookStoreResult {

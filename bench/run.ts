@@ -84,7 +84,7 @@ async function main(): Promise<void> {
 
   let servers: BenchServers | null = null;
   try {
-    await runBenchmarks(options, results, () => (servers ??= startBenchServers()));
+    await runBenchmarks(options, results, () => (servers ??= startBenchServers({ statements: options.pgStatements })));
   } finally {
     (servers as BenchServers | null)?.stop();
   }
@@ -196,7 +196,7 @@ async function runBenchmarks(options: BenchOptions, results: BenchResults, bench
   if (webhookGroups.length > 0) {
     try {
       for (const kind of options.webhookStores) {
-        const store: WebhookStore = kind === 'postgres' ? { kind, servers: benchServers() } : { kind: 'sqlite' };
+        const store: WebhookStore = kind === 'postgres' ? { kind, servers: benchServers(), countStatements: options.pgStatements } : { kind: 'sqlite' };
         for (const group of webhookGroups) {
           log(`${group} on ${kind}`);
           try {

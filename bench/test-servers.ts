@@ -19,8 +19,12 @@ export interface BenchServers {
 // what they wrote, and any autovacuum still running on the others.
 const SETTLE_AT_MOST_MS = 60_000;
 
-export function startBenchServers(): BenchServers {
-  const output = execFileSync('bash', [join(repoRoot, 'scripts', 'start-test-servers.sh')], { encoding: 'utf8', env: { ...process.env, TEST_PG_DURABLE: '1' } });
+/** With `statements`, the server counts every statement (pg_stat_statements, planning included). */
+export const STATEMENT_COUNTING = '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on -c pg_stat_statements.max=5000';
+
+export function startBenchServers(options: { statements: boolean }): BenchServers {
+  const env = { ...process.env, TEST_PG_DURABLE: '1', ...(options.statements ? { TEST_PG_OPTIONS: STATEMENT_COUNTING } : {}) };
+  const output = execFileSync('bash', [join(repoRoot, 'scripts', 'start-test-servers.sh')], { encoding: 'utf8', env });
   const vars = Object.fromEntries([...output.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
   const postgresUrl = vars.TEST_DATABASE_URL!;
   let databases = 0;

@@ -20,8 +20,9 @@ as_postgres "$pg_bin/initdb" -D "$base/pg" -A trust -U postgres --no-locale -E U
 # Durability is not needed for a throwaway test server; speed is. A benchmark measures it as deployed.
 durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 [ "${TEST_PG_DURABLE:-}" = 1 ] && durability=""
+# TEST_PG_OPTIONS: more settings for the server (the bench's --pg-statements loads pg_stat_statements).
 as_postgres "$pg_bin/pg_ctl" -D "$base/pg" -l "$base/pg.log" -w start \
-  -o "-p $pg_port -k $base -c listen_addresses=127.0.0.1 $durability -c max_connections=400" > /dev/null
+  -o "-p $pg_port -k $base -c listen_addresses=127.0.0.1 $durability -c max_connections=400 ${TEST_PG_OPTIONS:-}" > /dev/null
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
   --dir "$base" --logfile "$base/redis.log" --pidfile "$base/redis.pid"
 

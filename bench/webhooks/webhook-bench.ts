@@ -18,6 +18,7 @@ import type { WebhookDrain, WebhookStoreResult } from '../results.js';
 import type { BenchServers } from '../test-servers.js';
 import { type Admin, type RunningService, serviceStarter } from '../services.js';
 import { arrivalRate, inParallel, sleep, startReceiver } from './bench-services.js';
+import { countStatements, statementLines } from './pg-statements.js';
 import { summarize } from './percentiles.js';
 import { replayDeliveries } from './undici-ceiling.js';
 
@@ -28,7 +29,7 @@ export interface WebhookOptions {
   latencySeconds: number;
 }
 
-export type WebhookStore = { kind: 'sqlite' } | { kind: 'postgres'; servers: BenchServers };
+export type WebhookStore = { kind: 'sqlite' } | { kind: 'postgres'; servers: BenchServers; countStatements?: boolean };
 
 const WRITERS = 8;
 const LATENCY_WARM_UP_SECONDS = 3;
@@ -64,7 +65,9 @@ export async function runWebhookBench(options: WebhookOptions, store: WebhookSto
 
     // (a) throughput: the writes first, with no worker running, then `workers` workers drain them
     const drain = async (workers: number): Promise<WebhookDrain> => {
-      const start = serviceStarter(children, await freshStore());
+      const drainStore = await freshStore();
+      const { databaseUrl } = drainStore;
+      const start = serviceStarter(children, drainStore);
       const writer = await start('api');
       const createGuide = await setUp(writer);
       await receiver.reset();
@@ -73,6 +76,7 @@ export async function runWebhookBench(options: WebhookOptions, store: WebhookSto
       await inParallel(options.events, WRITERS, (n) => createGuide(writer.admin, n));
       const writeSeconds = (performance.now() - writeStarted) / 1000;
       await writer.child.stop();
+      const counting = store.kind === 'postgres' && store.countStatements ? await countStatements(databaseUrl) : null;
       const drainStarted = performance.now();
       const drainers = await Promise.all(Array.from({ length: workers }, () => start('worker')));
       const memory = drainers.map((drainer) => sampleRss(drainer.child.pid));
@@ -89,11 +93,13 @@ export async function runWebhookBench(options: WebhookOptions, store: WebhookSto
       const totalSeconds = (performance.now() - drainStarted) / 1000;
       const peakRssMb = Math.max(...memory.map((sample) => sample.stop()));
       await Promise.all(drainers.map((drainer) => drainer.child.stop()));
-      const result = { workers, delivered: wait.stats.count, deliveriesPerSecond: arrivalRate(wait.stats), totalSeconds, writeSeconds, timedOut: wait.timedOut, peakRssMb, cpuBusy, cpuSeconds, measuredSeconds };
+      const statements = counting ? await counting.read(wait.stats.count) : undefined;
+      const result = { workers, delivered: wait.stats.count, deliveriesPerSecond: arrivalRate(wait.stats), totalSeconds, writeSeconds, timedOut: wait.timedOut, peakRssMb, cpuBusy, cpuSeconds, measuredSeconds, statements };
       log(
         `  webhooks (${label}): ${workers} worker${workers > 1 ? 's' : ''}: ${result.delivered}/${expected} delivered, ${result.deliveriesPerSecond.toFixed(0)} deliveries/s, ` +
           `cores ${(cpuBusy * 100).toFixed(0)} % busy; CPU s over ${measuredSeconds.toFixed(1)} s: ${JSON.stringify(cpuSeconds)}`,
       );
+      if (statements) for (const line of statementLines(statements)) log(`  webhooks (${label}): ${workers} worker${workers > 1 ? 's' : ''}: ${line}`);
       return result;
     };
     const drains = [await drain(1)];

@@ -414,6 +414,9 @@ export class DeliveryWorker extends WakeableLoop {
     // The release is written after the outcomes, and refused if one of them could not be.
     this.noteLetGo(claim.endpointId);
     const released = this.outcomes[lane].release(claim);
+    // Heard at once: the release may be refused (an earlier outcome of this queue was not written) while
+    // the last outcomes are still being written; a refusal unheard until then would end the process.
+    released.catch(() => undefined);
     await Promise.all(recording);
     if (recordFailure !== null) {
       await released.catch(() => undefined);

@@ -4,13 +4,12 @@
 // event; and a wave of failing endpoints' probes is claimed a group at a time, not a claim per probe.
 // The worker here runs beside a ROLE=api service, on a store whose statements the test counts.
 import { ColumnNode, RawNode, UpdateQueryNode } from 'kysely';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DomainContext } from '../../src/domain/context.js';
-import { DeliveryWorker, type LaneLimits } from '../../src/webhooks/worker.js';
+import type { DeliveryWorker } from '../../src/webhooks/worker.js';
 import { QueryCounter } from '../support/query-counter.js';
 import { ANSWERED_200, ScriptedTransport } from '../support/scripted-transport.js';
 import { soloTeam, useTestService } from '../support/service.js';
+import { startWorker } from '../support/test-worker.js';
 import { eventually } from '../support/waiting.js';
 
 const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_COALESCE_MS: '0' });
@@ -25,20 +24,6 @@ afterEach(async () => {
   await worker?.stop();
   worker = null;
 });
-
-function startWorker(ctx: DomainContext, transport: ScriptedTransport, lanes: Partial<LaneLimits> = {}): DeliveryWorker {
-  const started = new DeliveryWorker(ctx, {
-    transport,
-    commitPace: { urgentEveryMs: 0, deliveredEveryMs: 0 },
-    policy: { retryDelaysMs: [60_000], pauseAfterMs: 86_400_000 },
-    timeoutMs: 10_000,
-    log: pino({ level: 'silent' }),
-    concurrency: 8,
-    lanes,
-  });
-  started.start();
-  return started;
-}
 
 /** A team of its own whose endpoint at /hook gets guide.created; the worker is woken for its ping. */
 async function endpointWithPing(transport: ScriptedTransport) {
