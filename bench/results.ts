@@ -94,8 +94,8 @@ export interface StatementProfile {
   execUsPerDelivery: number;
   planUsPerDelivery: number;
   transactionsPerDelivery: number;
-  /** The statements that took the most of PostgreSQL's time. */
-  top: { statement: string; callsPerDelivery: number; plansPerCall: number; rowsPerCall: number; execUsPerDelivery: number; planUsPerDelivery: number }[];
+  /** The kinds of statement (their texts' start) that took the most of PostgreSQL's time. */
+  top: { statement: string; texts: number; callsPerDelivery: number; plansPerCall: number; rowsPerCall: number; execUsPerDelivery: number; planUsPerDelivery: number }[];
 }
 
 export interface WebhookStoreResult {

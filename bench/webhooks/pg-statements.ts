@@ -7,6 +7,8 @@ import pg from 'pg';
 import type { StatementProfile } from '../results.js';
 
 const SHOWN = 15;
+/** How much of a statement's start tells its kind. */
+const KIND_CHARACTERS = 70;
 
 /** Counting on the server of `databaseUrl`, for that database alone. */
 export async function countStatements(databaseUrl: string): Promise<{ read(deliveries: number): Promise<StatementProfile> }> {
@@ -28,18 +30,33 @@ export async function countStatements(databaseUrl: string): Promise<{ read(deliv
           [database],
         );
         const per = (n: number) => n / deliveries;
-        const all = rows.map((row) => ({
-          statement: row.query.replace(/\s+/g, ' ').slice(0, 160),
-          callsPerDelivery: per(Number(row.calls)),
-          plansPerCall: Number(row.plans) / Math.max(1, Number(row.calls)),
-          rowsPerCall: Number(row.rows) / Math.max(1, Number(row.calls)),
-          execUsPerDelivery: per(row.exec_ms * 1000),
-          planUsPerDelivery: per(row.plan_ms * 1000),
+        // Statements of one kind differ only past their start (a VALUES list or IN list as long as the
+        // group, another number of queues): each kind is counted once, with how many texts it took.
+        const kinds = new Map<string, { texts: number; calls: number; plans: number; rows: number; execMs: number; planMs: number }>();
+        for (const row of rows) {
+          const kind = row.query.replace(/\s+/g, ' ').slice(0, KIND_CHARACTERS);
+          const entry = kinds.get(kind) ?? { texts: 0, calls: 0, plans: 0, rows: 0, execMs: 0, planMs: 0 };
+          entry.texts++;
+          entry.calls += Number(row.calls);
+          entry.plans += Number(row.plans);
+          entry.rows += Number(row.rows);
+          entry.execMs += row.exec_ms;
+          entry.planMs += row.plan_ms;
+          kinds.set(kind, entry);
+        }
+        const all = [...kinds].map(([statement, kind]) => ({
+          statement,
+          texts: kind.texts,
+          callsPerDelivery: per(kind.calls),
+          plansPerCall: kind.plans / Math.max(1, kind.calls),
+          rowsPerCall: kind.rows / Math.max(1, kind.calls),
+          execUsPerDelivery: per(kind.execMs * 1000),
+          planUsPerDelivery: per(kind.planMs * 1000),
         }));
         const sum = (pick: (entry: (typeof all)[number]) => number) => all.reduce((total, entry) => total + pick(entry), 0);
         return {
           deliveries,
-          texts: all.length,
+          texts: rows.length,
           callsPerDelivery: sum((entry) => entry.callsPerDelivery),
           plansPerDelivery: sum((entry) => entry.plansPerCall * entry.callsPerDelivery),
           execUsPerDelivery: sum((entry) => entry.execUsPerDelivery),
@@ -62,7 +79,7 @@ export function statementLines(profile: StatementProfile): string[] {
       `transactions ${f(profile.transactionsPerDelivery, 3)}; PostgreSQL's own time per delivery: executing ${f(profile.execUsPerDelivery, 1)} µs, planning ${f(profile.planUsPerDelivery, 1)} µs`,
     ...profile.top.map(
       (entry) =>
-        `  ${f(entry.callsPerDelivery, 3)}/delivery, ${f(entry.rowsPerCall, 1)} rows, planned ${f(entry.plansPerCall * 100, 0)} %, ` +
+        `  ${f(entry.callsPerDelivery, 3)}/delivery (${entry.texts} texts), ${f(entry.rowsPerCall, 1)} rows, planned ${f(entry.plansPerCall * 100, 0)} %, ` +
         `exec ${f(entry.execUsPerDelivery, 1)} µs + plan ${f(entry.planUsPerDelivery, 1)} µs: ${entry.statement}`,
     ),
   ];

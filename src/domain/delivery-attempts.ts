@@ -206,8 +206,13 @@ export interface Settled {
   at: Date;
 }
 
-/** One settled event, on the embedded store: the same rule as cancelSettled's statement. */
-const CANCEL_ONE_SETTLED = `UPDATE webhook_attempts SET status = 'cancelled'
+/**
+ * One settled event, on the embedded store: the same rule as cancelSettled's statement. Its index named:
+ * left to choose, SQLite takes (endpoint_id, created_at) for `endpoint_id = ? AND created_at <= ?` and
+ * walks every attempt the endpoint was ever sent before the 2xx, for each delivery (a drain of 20,000
+ * went from thousands of deliveries a second to 440).
+ */
+export const CANCEL_ONE_SETTLED = `UPDATE webhook_attempts INDEXED BY webhook_attempts_event SET status = 'cancelled'
   WHERE event_id = ? AND endpoint_id = ? AND status IN ('scheduled', 'missed') AND created_at <= ?`;
 
 /**
