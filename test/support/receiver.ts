@@ -10,8 +10,11 @@ export interface Received {
   at: number;
 }
 
-/** An answer, optionally after `delayMs`, whose body may never end (`stall`); or none at all. */
-export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; stall?: boolean } | 'hang';
+/**
+ * An answer, optionally after `delayMs` or once `after` settles (what the test waits for has happened),
+ * whose body may never end (`stall`); or none at all.
+ */
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; after?: Promise<unknown>; stall?: boolean } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -64,7 +67,8 @@ export async function startReceiver(): Promise<Receiver> {
         response.write(answer.body ?? '');
         hanging.add(response);
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      if (answer.after) void answer.after.then(send);
+      else if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();
     });
   });

@@ -212,9 +212,8 @@ describe('the retry schedule (decisions §1, §6; spec §3.4)', () => {
       expect(Date.parse(attempt.next_attempt_at) - Date.parse(attempt.sent_at)).toBeGreaterThanOrEqual(DELAYS_MS[k]! * 0.9);
       expect(Date.parse(retry.sent_at)).toBeGreaterThanOrEqual(Date.parse(retry.due_at));
     }
-    // The receiver saw the retries no earlier than the schedule allows, in its order.
-    const seen = requestsForEvent(receiver, eventId);
-    for (let k = 0; k < DELAYS_MS.length; k++) expect(seen[k + 1]!.at - seen[k]!.at).toBeGreaterThanOrEqual(DELAYS_MS[k]! * 0.9 - 2);
+    // When the receiver saw them is not compared: on a busy machine a request waits to be read, which
+    // says nothing of the schedule. The times above are the service's own, each taken before sending.
   });
 
   it('every retry carries the same body bytes, a valid signature and a new X-Service-Delivery, which is the id in the Deliveries list', async () => {
@@ -333,13 +332,15 @@ describe('410 pauses at once; paused endpoints miss events until resumed (spec �
 
   it('redelivery goes in event order even when an older event was mid-retry (its retry numbered after newer events)', async () => {
     const { team, endpoint } = await teamEndpointAnswering(t, { status: 200 });
-    // The first event's delivery is answered 410 late: meanwhile the second event's attempt is written,
-    // so the first one's retry (written with the outcome) is numbered after it. Both become missed.
-    receiver.answer = { status: 410, delayMs: 200 };
+    // The first event's delivery is answered 410 only once the second event's attempt is written, so the
+    // first one's retry (written with the outcome) is numbered after it. Both become missed.
+    let secondWritten!: () => void;
+    receiver.answer = { status: 410, after: new Promise<void>((resolve) => (secondWritten = resolve)) };
     const before = receiver.received.length;
     const first = await guideCreatedEvent(t, team.id, endpoint.id);
     await receiver.waitFor(before + 1);
     const second = await guideCreatedEvent(t, team.id, endpoint.id);
+    secondWritten();
     await waitPaused(t, endpoint.id);
     expect((await attemptsOf(t, endpoint.id, second.eventId)).map((a) => a.status)).toEqual(['missed']);
     receiver.answer = { status: 200 };
