@@ -85,10 +85,10 @@ export async function killAll(nodes: ServiceNode[]): Promise<void> {
 }
 
 /** A management API call over HTTP to the service at `baseUrl` that must succeed; answers `data` (null for 202 and 204). */
-export async function adminFetch(baseUrl: string, method: string, path: string, body?: unknown): Promise<any> {
+export async function adminFetch(baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
   const response = await fetch(`${baseUrl}/admin/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
