@@ -1,5 +1,5 @@
 // SQL that is spelled differently by the two stores, behind one name.
-import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -13,6 +13,21 @@ export function isPostgres(db: Kysely<any>): boolean {
 export function greatest<T>(db: Kysely<any>, ...values: Expression<T>[]): RawBuilder<T> {
   const list = sql.join(values);
   return isPostgres(db) ? sql<T>`greatest(${list})` : sql<T>`max(${list})`;
+}
+
+/** `column` holds `text` anywhere in it, ASCII letters compared in either case; text without a value holds nothing. */
+export function holdsText(db: Kysely<any>, column: string, text: string): Expression<SqlBool> {
+  const position = isPostgres(db) ? sql`strpos(lower(${sql.ref(column)}), lower(cast(${text} as text)))` : sql`instr(lower(${sql.ref(column)}), lower(${text}))`;
+  return sql<SqlBool>`coalesce(${position}, 0) > 0`;
+}
+
+/**
+ * Holds the row of `table` with this id until the transaction `trx` ends, on PostgreSQL: two transactions
+ * that count something under it (the last admin, the endpoints of a home) then take turns rather than
+ * each passing the count. SQLite writes one transaction at a time: nothing to do.
+ */
+export async function holdRow(trx: Kysely<any>, table: 'teams' | 'organizations', id: string): Promise<void> {
+  if (isPostgres(trx)) await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
 }
 
 type ColumnType = 'TEXT' | 'INTEGER' | 'BIGINT';

@@ -19,9 +19,8 @@
 // erased already, finishes the rewrite. So the call answers only once all of it is done, and calling it
 // again is always safe. Last, the store leaves no older copy of what was deleted or rewritten (secure
 // deletion and an emptied log on the embedded store, VACUUM on PostgreSQL: Store.purgeDeleted).
-import { type Expression, sql, type SqlBool } from 'kysely';
-import type { DialectName } from '../db/database.js';
 import { USER_COLUMNS } from '../db/columns.js';
+import { holdsText } from '../db/sql-functions.js';
 import { recordAudit } from './audit.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
@@ -85,7 +84,7 @@ export async function eraseUser(ctx: DomainContext, userId: string, { eventBatch
 
     // Once the row is blanked, the address and name are known nowhere: what only they find goes now.
     if (user.email_key !== placeholder) {
-      await eraseFromMail(trx, ctx.dialect, { email: user.email, name: user.name }, placeholder);
+      await eraseFromMail(trx, { email: user.email, name: user.name }, placeholder);
       await trx
         .updateTable('users')
         .set({ email: placeholder, email_key: placeholder, name: null, avatar_url: null, updated_at: timestamp(now) })
@@ -130,21 +129,15 @@ export function withoutIdentity(text: string, who: Identity, placeholder: string
   return result;
 }
 
-/** `column` holds `text`, compared with ASCII letters folded (a first cut; withoutIdentity decides). */
-function holds(dialect: DialectName, column: string, text: string): Expression<SqlBool> {
-  const position = dialect === 'postgres' ? sql`strpos(lower(${sql.ref(column)}), lower(cast(${text} as text)))` : sql`instr(lower(${sql.ref(column)}), lower(${text}))`;
-  return sql<SqlBool>`coalesce(${position}, 0) > 0`;
-}
-
-async function eraseFromMail(trx: Executor, dialect: DialectName, who: Identity, placeholder: string): Promise<void> {
+async function eraseFromMail(trx: Executor, who: Identity, placeholder: string): Promise<void> {
   const texts = ['subject', 'text', 'send_text'];
   const mail = await trx
     .selectFrom('mail_outbox')
     .select(['id', 'recipients', 'subject', 'text', 'send_text'])
     .where((eb) =>
       eb.or([
-        ...['recipients', ...texts].map((column) => holds(dialect, column, who.email)),
-        ...(who.name === null || who.name.trim() === '' ? [] : texts.map((column) => holds(dialect, column, who.name!))),
+        ...['recipients', ...texts].map((column) => holdsText(trx, column, who.email)),
+        ...(who.name === null || who.name.trim() === '' ? [] : texts.map((column) => holdsText(trx, column, who.name!))),
       ]),
     )
     .execute();

@@ -3,6 +3,7 @@
 // (shared decisions §11); a team of an organization has the organization's admins.
 import { recordAudit } from './audit.js';
 import type { TeamRole } from '../db/schema.js';
+import { holdRow } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
 import { ConflictError, NotFoundError } from './errors.js';
@@ -22,14 +23,17 @@ export interface Member {
 
 const MEMBER_COLUMNS = ['users.id', 'users.name', 'users.email', 'users.avatar_url', 'memberships.role', 'memberships.joined_at'] as const;
 
-async function requireMember(db: Executor, teamId: string, userId: string): Promise<Member> {
-  const member = await db
+const findMember = (db: Executor, teamId: string, userId: string): Promise<Member | undefined> =>
+  db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(MEMBER_COLUMNS)
     .where('memberships.team_id', '=', teamId)
     .where('memberships.user_id', '=', userId)
     .executeTakeFirst();
+
+async function requireMember(db: Executor, teamId: string, userId: string): Promise<Member> {
+  const member = await findMember(db, teamId, userId);
   if (!member) throw new NotFoundError('Member');
   return member;
 }
@@ -51,12 +55,12 @@ export async function recordMemberEvent(trx: Executor, type: EventType, teamId: 
 
 /**
  * Refuses to take the last ADMIN of a team of no organization away: `member` is about to be removed or
- * given another role. The team's row is held until commit on PostgreSQL, so that two such changes at once
- * take turns rather than each leaving the other the last.
+ * given another role. The team's row is held until commit, so that two such changes at once take turns
+ * rather than each leaving the other the last.
  */
-async function keepLastAdmin(ctx: DomainContext, trx: Executor, team: { id: string; organization_id: string | null }, member: Pick<Member, 'role' | 'name' | 'email'>, change: string): Promise<void> {
+async function keepLastAdmin(trx: Executor, team: { id: string; organization_id: string | null }, member: Pick<Member, 'role' | 'name' | 'email'>, change: string): Promise<void> {
   if (team.organization_id !== null || member.role !== 'ADMIN') return;
-  if (ctx.dialect === 'postgres') await trx.selectFrom('teams').select('id').where('id', '=', team.id).forUpdate().execute();
+  await holdRow(trx, 'teams', team.id);
   const admins = await trx.selectFrom('memberships').select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', team.id).where('role', '=', 'ADMIN').executeTakeFirstOrThrow();
   if (Number(admins.n) <= 1) {
     throw new ConflictError(
@@ -71,13 +75,8 @@ export async function putMember(ctx: DomainContext, teamId: string, userId: stri
     const team = await requireTeam(trx, teamId);
     await requireUser(trx, userId);
     const now = ctx.clock.now();
-    const existing = await trx
-      .selectFrom('memberships')
-      .select('role')
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (existing && existing.role !== role) await keepLastAdmin(ctx, trx, team, await requireMember(trx, teamId, userId), `made ${role}`);
+    const existing = await findMember(trx, teamId, userId);
+    if (existing && existing.role !== role) await keepLastAdmin(trx, team, existing, `made ${role}`);
     if (!existing) {
       await trx.insertInto('memberships').values({ team_id: teamId, user_id: userId, role, joined_at: timestamp(now) }).execute();
     } else if (existing.role !== role) {
@@ -101,7 +100,7 @@ export async function removeMember(ctx: DomainContext, teamId: string, userId: s
   await transact(ctx, async (trx) => {
     const team = await requireTeam(trx, teamId);
     const member = await requireMember(trx, teamId, userId);
-    await keepLastAdmin(ctx, trx, team, member, 'removed');
+    await keepLastAdmin(trx, team, member, 'removed');
     await trx.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
     touched(trx, 'memberships', [tag.members(teamId)]);
     await recordMemberEvent(trx, 'member.left', teamId, team.organization_id, member, ctx.clock.now());

@@ -1,5 +1,6 @@
 // Organizations: plan, API policy and admins.
 import type { OrganizationsTable, Plan } from '../db/schema.js';
+import { holdRow } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { fieldsSet, recordAudit } from './audit.js';
 import { type DomainContext, type Executor, transact } from './context.js';
@@ -95,8 +96,8 @@ export async function listOrganizationAdmins(db: Executor, organizationId: strin
 export async function removeOrganizationAdmin(ctx: DomainContext, organizationId: string, userId: string): Promise<void> {
   await requireOrganization(ctx.db, organizationId);
   await transact(ctx, async (trx) => {
-    // Held until commit on PostgreSQL: two removals at once take turns, rather than each leaving the other the last.
-    if (ctx.dialect === 'postgres') await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
+    // Two removals at once take turns, rather than each leaving the other the last.
+    await holdRow(trx, 'organizations', organizationId);
     const admins = await trx.selectFrom('organization_admins').select('user_id').where('organization_id', '=', organizationId).execute();
     if (admins.length === 1 && admins[0]!.user_id === userId) {
       throw new ConflictError("This is the organization's last admin and cannot be removed: make someone else an admin first, or nobody could manage the organization");

@@ -4,6 +4,7 @@
 // organization's counts include its teams').
 import { type Expression, sql, type SqlBool } from 'kysely';
 import type { Plan } from '../db/schema.js';
+import { holdsText } from '../db/sql-functions.js';
 import type { DomainContext } from './context.js';
 import { afterPosition, type KeysetPosition, pageOf, rowsToRead } from './keyset-cursor.js';
 
@@ -38,12 +39,6 @@ const failingOf = (tenantType: 'organization' | 'team', tenantId: string) =>
   sql<number>`(SELECT count(*) FROM webhook_endpoints e LEFT JOIN webhook_queues q ON q.endpoint_id = e.id
     WHERE ${ofTenant('e', tenantType, tenantId)} AND (e.status = 'paused' OR coalesce(q.failures, 0) > 0))`;
 
-/** `name` holds `q`, ASCII letters compared without case. */
-function nameHolds(ctx: DomainContext, column: string, q: string): Expression<SqlBool> {
-  const position = ctx.dialect === 'postgres' ? sql`strpos(lower(${sql.ref(column)}), lower(cast(${q} as text)))` : sql`instr(lower(${sql.ref(column)}), lower(${q}))`;
-  return sql<SqlBool>`coalesce(${position}, 0) > 0`;
-}
-
 export async function tenantPage(ctx: DomainContext, filters: { q?: string }, after: KeysetPosition | null, limit: number): Promise<{ rows: Tenant[]; next: KeysetPosition | null }> {
   const organizations = ctx.db.selectFrom('organizations as o').select([
     sql<'organization' | 'team'>`'organization'`.as('type'),
@@ -71,7 +66,7 @@ export async function tenantPage(ctx: DomainContext, filters: { q?: string }, af
       't.created_at',
     ]);
   let query = ctx.db.selectFrom(organizations.unionAll(teams).as('tenant')).selectAll();
-  if (filters.q) query = query.where(nameHolds(ctx, 'tenant.name', filters.q));
+  if (filters.q) query = query.where(holdsText(ctx.db, 'tenant.name', filters.q));
   if (after) query = query.where(afterPosition('tenant', after));
   const rows = await query.orderBy('tenant.created_at', 'desc').orderBy('tenant.id', 'desc').limit(rowsToRead(limit)).execute();
   const page = pageOf(rows, limit);

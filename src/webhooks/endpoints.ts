@@ -3,7 +3,7 @@
 // the signing key is shown on request and rotated, at once or with an overlap.
 import { fieldsSet, recordAudit } from '../domain/audit.js';
 import type { WebhookEndpointsTable } from '../db/schema.js';
-import { isPostgres } from '../db/sql-functions.js';
+import { holdRow } from '../db/sql-functions.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';
 import { liftProbeGate, lockQueues, openQueue } from '../domain/delivery-queues.js';
@@ -147,10 +147,7 @@ export async function createEndpoint(
  * registrations at once cannot both pass the count (SQLite writes one transaction at a time).
  */
 async function refuseBeyondLimit(trx: Executor, home: Home, limit: number): Promise<void> {
-  if (isPostgres(trx)) {
-    const table = home.type === 'team' ? 'teams' : 'organizations';
-    await trx.selectFrom(table).select('id').where('id', '=', home.id).forUpdate().execute();
-  }
+  await holdRow(trx, home.type === 'team' ? 'teams' : 'organizations', home.id);
   const { count } = await trx
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<number>().as('count'))

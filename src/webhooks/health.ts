@@ -1,7 +1,8 @@
 // An endpoint's health at a glance (decisions §6, console): its last sent attempt, how many of the attempts
 // sent in the last 24 hours were delivered and how many failed, hour by hour, how many of the events those
-// attempts carried were delivered (the success rate: an event retried three times and then delivered is one
-// success, not one in four), its failures since the last delivery, and when its next automatic retry is due. One statement per endpoint, over the attempts'
+// attempts carried were delivered (the success rate: an event retried three times and then delivered is
+// one success, not one in four; both counts from one read of those attempts), its failures since the last
+// delivery, and when its next automatic retry is due. One statement per endpoint, over the attempts'
 // indexes: the last sent attempt and the failures in a row walk (endpoint_id, created_at) backwards from
 // the newest, the next retry is the first entry of the partial index of waiting attempts by due time, and
 // the hours read the attempts written since a day before the window began.
@@ -73,12 +74,12 @@ export async function endpointHealth(ctx: DomainContext, endpointId: string): Pr
           ORDER BY d.created_at DESC, d.id DESC LIMIT 1), '')) AS consecutive_failures,
       (SELECT min(r.due_at) FROM webhook_attempts r WHERE r.endpoint_id = ${id} AND r.status = 'scheduled'
         AND r.auto_retry = 1 AND r.attempt_number > 1) AS next_retry_at,
-      (SELECT count(DISTINCT e.event_id) FROM webhook_attempts e WHERE e.endpoint_id = ${id} AND e.created_at >= ${writtenFrom}
-        AND e.sent_at >= ${sinceText} AND e.status IN ('delivered', 'failed')) AS events_sent,
-      (SELECT count(DISTINCT e.event_id) FROM webhook_attempts e WHERE e.endpoint_id = ${id} AND e.created_at >= ${writtenFrom}
-        AND e.sent_at >= ${sinceText} AND e.status = 'delivered') AS events_delivered,
+      ev.events_sent, ev.events_delivered,
       h.hour, h.status, h.n
     FROM (SELECT 1 AS one) s
+    LEFT JOIN (SELECT count(DISTINCT e.event_id) AS events_sent, count(DISTINCT CASE WHEN e.status = 'delivered' THEN e.event_id END) AS events_delivered
+      FROM webhook_attempts e WHERE e.endpoint_id = ${id} AND e.created_at >= ${writtenFrom} AND e.sent_at >= ${sinceText}
+        AND e.status IN ('delivered', 'failed')) ev ON 1 = 1
     LEFT JOIN (SELECT l.status, l.sent_at FROM webhook_attempts l WHERE l.endpoint_id = ${id} AND l.status IN ('delivered', 'failed')
       ORDER BY l.created_at DESC, l.id DESC LIMIT 1) last ON 1 = 1
     LEFT JOIN (

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { attemptPage, resendAttempt } from '../../webhooks/deliveries.js';
 import { EVENT_TYPES } from '../../domain/events.js';
+import { UUID_START_PATTERN } from '../../domain/ids.js';
 import { ProblemError } from '../problem.js';
 import { ACCEPTS, Cursor, Nullable, StringEnum, Timestamp } from '../schemas/common.js';
 import type { AdminRoutes } from './admin-plugin.js';
@@ -10,8 +11,6 @@ import { presentAttempt } from './presenters.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';
 
-/** An event id, or its start of at least 8 characters: hex digits, and hyphens where a UUID has them. */
-const EVENT_ID_START = '^[0-9a-fA-F]{8}(-[0-9a-fA-F]{0,4}(-[0-9a-fA-F]{0,4}(-[0-9a-fA-F]{0,4}(-[0-9a-fA-F]{0,12})?)?)?)?$';
 
 export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
   app.get(
@@ -32,7 +31,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
             event_type: Type.Optional(StringEnum(EVENT_TYPES, { description: 'Only attempts of events of this type' })),
             event_id: Type.Optional(
               Type.String({
-                pattern: EVENT_ID_START,
+                pattern: UUID_START_PATTERN,
                 maxLength: 36,
                 [ACCEPTS]: 'an event id, whole or its first 8 or more characters',
                 description: 'Only attempts of this event: its whole id, or its first 8 or more characters (the short id the console shows)',
@@ -53,8 +52,7 @@ export const registerDeliveries: AdminRoutes = (app, { ctx, can, respond }) => {
     async (request) => {
       const endpointId = request.params.id;
       await can.endpoint(request, endpointId);
-      const { cursor, status, event_type: eventType } = request.query;
-      const eventId = request.query.event_id?.toLowerCase();
+      const { cursor, status, event_type: eventType, event_id: eventId } = request.query;
       // Stored times are RFC 3339 in UTC with milliseconds, compared as text: an offset is converted.
       const since = request.query.since === undefined ? undefined : new Date(request.query.since).toISOString();
       const until = request.query.until === undefined ? undefined : new Date(request.query.until).toISOString();

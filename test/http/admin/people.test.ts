@@ -107,6 +107,18 @@ describe('changing roles and removing members', () => {
     expectProblem(await t.adminRaw('DELETE', `/teams/${team.id}/members/${second.id}`), 409, 'conflict');
   });
 
+  it('a refused change of the last ADMIN sends no member event and leaves the member as they were (spec §6.5)', async () => {
+    const { team } = await soloTeam(t);
+    const only = await createUser(t, { name: 'Olga Only' });
+    await t.admin('PUT', `/teams/${team.id}/members/${only.id}`, { role: 'ADMIN' });
+    const mark = await outboxMark(t);
+    expectProblem(await t.adminRaw('PUT', `/teams/${team.id}/members/${only.id}`, { role: 'VIEWER' }), 409, 'conflict');
+    expectProblem(await t.adminRaw('DELETE', `/teams/${team.id}/members/${only.id}`), 409, 'conflict');
+    expect(await eventsSince(t, mark)).toEqual([]);
+    const members = (await t.admin('GET', `/teams/${team.id}/members`)) as { id: string; role: string }[];
+    expect(members.map((member) => [member.id, member.role])).toEqual([[only.id, 'ADMIN']]);
+  });
+
   it("a team of an organization may lose its last ADMIN: the organization's admins manage it", async () => {
     const member = await createUser(t);
     await t.admin('PUT', `/teams/${world.teamB.id}/members/${member.id}`, { role: 'ADMIN' });
