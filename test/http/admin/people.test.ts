@@ -45,6 +45,24 @@ beforeAll(async () => {
 
 const mailTo = async (address: string) => ((await t.admin('GET', '/mail')) as { to: string[]; subject: string; text: string }[]).filter((mail) => mail.to.includes(address));
 
+/** Sends a write twice with one Idempotency-Key, as a client retrying a lost answer: the second is the first's answer again. */
+async function sentTwice(session: ConsoleSession, path: string, body: unknown) {
+  const key = `retried-${path}-${JSON.stringify(body)}`;
+  const send = () =>
+    t.service.app.inject({
+      method: 'POST',
+      url: `/admin/v1${path}`,
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json', 'idempotency-key': key },
+      payload: JSON.stringify(body),
+    });
+  const first = await send();
+  const again = await send();
+  expect(first.statusCode, first.body).toBe(200);
+  expect(again.statusCode).toBe(200);
+  expect(again.headers['idempotency-replayed']).toBe('true');
+  expect(again.json()).toEqual(first.json());
+}
+
 describe('adding a person to a team by e-mail', () => {
   it('a team ADMIN adds someone not known yet: made, member.joined, in the audit log as theirs, and invited by an e-mail naming who and where, whose link signs them in', async () => {
     const email = uniqueEmail('newcomer');
@@ -66,6 +84,16 @@ describe('adding a person to a team by e-mail', () => {
     expect(signedIn.statusCode).toBe(200);
     const audit = (await t.admin('GET', `/audit-events?action=member.added&actor_id=${world.teamAdmin.id}`)) as { target: { id: string } }[];
     expect(audit.map((event) => event.target.id)).toContain(answer.json().data.id);
+  });
+
+  it('a retried add with the same Idempotency-Key gets the first answer again: one person, one membership, one invitation (decisions §11)', async () => {
+    const email = uniqueEmail('retried');
+    const mark = await outboxMark(t);
+    await sentTwice(world.teamAdmin.session, `/teams/${world.teamA.id}/members`, { email, role: 'VIEWER' });
+    expect(await mailTo(email)).toHaveLength(1);
+    expect((await eventsSince(t, mark)).map((event) => event.type)).toEqual(['member.joined']);
+    const { n } = await t.service.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('email_key', '=', email.toLowerCase()).executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(1);
   });
 
   it('someone known is added without an invitation, in any letter case of their address', async () => {
@@ -139,6 +167,14 @@ describe('organization admins', () => {
     expect(last.detail).toContain("last admin");
     const audit = (await t.admin('GET', `/audit-events?actor_id=${world.orgAdmin.id}`)) as { action: string }[];
     expect(audit.map((event) => event.action)).toEqual(expect.arrayContaining(['admin.added', 'admin.removed', 'user.created']));
+  });
+
+  it('a retried add of an admin with the same Idempotency-Key gets the first answer again: one admin, one invitation (decisions §11)', async () => {
+    const email = uniqueEmail('retried-admin');
+    await sentTwice(world.orgAdmin.session, `/organizations/${world.organization.id}/admins`, { email });
+    expect(await mailTo(email)).toHaveLength(1);
+    const admins = (await asSession(t, world.orgAdmin.session, 'GET', `/organizations/${world.organization.id}/admins`)).json().data as { email: string }[];
+    expect(admins.filter((admin) => admin.email === email)).toHaveLength(1);
   });
 
   it("a team's ADMIN may not manage the organization's admins (403)", async () => {
