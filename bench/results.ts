@@ -378,7 +378,7 @@ export interface AuditStoreResult {
   /** Mean time of one guide edit at the domain, without and with its audit event, in µs. */
   withoutUs: number;
   withUs: number;
-  /** withUs / withoutUs. */
+  /** The median of the ratios of blocks timed side by side (bench/paired-blocks.ts; withUs / withoutUs before 2026-11-29). */
   ratio: number;
   /** Mean time of one PATCH through the HTTP stack, with its audit event, in µs. */
   pathUs: number;
@@ -393,8 +393,10 @@ export interface IdempotencyStoreResult {
   /** Mean time of one POST /admin/v1/guides through the HTTP stack, without and with a key, in µs. */
   withoutUs: number;
   withUs: number;
-  /** withUs / withoutUs. */
+  /** The median of the ratios of blocks timed side by side (bench/paired-blocks.ts). */
   ratio: number;
+  /** Those ratios' first and third quartiles (absent in runs before 2026-11-29's second). */
+  quartiles?: [number, number];
 }
 
 export interface FootprintResult {

@@ -1,8 +1,8 @@
 // `--only audit` (issue 33): what recording an audit event adds to a management write.
 // - At the domain: the same write (a guide's title changed, through the domain function the management
 //   API calls, in its transaction with its guide.updated window and its read-cache notice) is made in
-//   alternating blocks with and without an acting scope; with one it also records its audit event in that
-//   transaction. Alternating blocks in one process keep the machine's drift out of the difference.
+//   short blocks side by side with and without an acting scope (paired-blocks.ts); with one it also
+//   records its audit event in that transaction.
 // - On the write path: the same edit as a PATCH /admin/v1/guides/{id} through the service's HTTP stack
 //   (Fastify's inject: routing, admission, validation, the write, the answer), which always records its
 //   event. Today's write path costs that less the difference, so the write path's ratio is
@@ -17,6 +17,7 @@ import { updateGuide, createGuide } from '../../src/domain/guides/guide-writes.j
 import { createOrganization } from '../../src/domain/organizations.js';
 import { createTeam } from '../../src/domain/teams.js';
 import { createService } from '../../src/service.js';
+import { pairedCost } from '../paired-blocks.js';
 import { onEachStore } from '../write-cost-stores.js';
 import type { AuditStoreResult } from '../results.js';
 
@@ -35,20 +36,7 @@ async function measure(databaseUrl: string, store: AuditStoreResult['store'], ro
     const scope = { actor: { type: 'operator', id: null } as const, address: '198.51.100.7', requestId: 'audit-bench' };
     let n = 0;
     const write = () => updateGuide(ctx, guide.id, { title: `Timed ${n++}` });
-    const block = async (audited: boolean) => {
-      const started = performance.now();
-      for (let i = 0; i < BLOCK; i++) await (audited ? actingAs(scope, write) : write());
-      return performance.now() - started;
-    };
-    // Warm both paths (prepared statements, JIT) before timing.
-    await block(false);
-    await block(true);
-    let without = 0;
-    let withAudit = 0;
-    for (let round = 0; round < rounds; round++) {
-      without += await block(false);
-      withAudit += await block(true);
-    }
+    const cost = await pairedCost(rounds * BLOCK, (audited) => (audited ? actingAs(scope, write) : write()));
     const patch = () =>
       service.app.inject({
         method: 'PATCH',
@@ -66,11 +54,9 @@ async function measure(databaseUrl: string, store: AuditStoreResult['store'], ro
       }
       path += performance.now() - started;
     }
-    const writes = rounds * BLOCK;
-    const withoutUs = (without / writes) * 1000;
-    const withUs = (withAudit / writes) * 1000;
-    const pathUs = (path / writes) * 1000;
-    return { store, writes, withoutUs, withUs, ratio: withUs / withoutUs, pathUs, pathRatio: pathUs / (pathUs - (withUs - withoutUs)) };
+    const { withoutUs, withUs } = cost;
+    const pathUs = (path / (rounds * BLOCK)) * 1000;
+    return { store, writes: cost.operations, withoutUs, withUs, ratio: cost.ratio, pathUs, pathRatio: pathUs / (pathUs - (withUs - withoutUs)) };
   } finally {
     await service.close();
     rmSync(dir, { recursive: true, force: true });

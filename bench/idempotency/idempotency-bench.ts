@@ -1,9 +1,8 @@
 // `--only idempotency` (issue 42): what an Idempotency-Key costs a management write. The same write (a
 // guide made with POST /admin/v1/guides, through the service's HTTP stack: routing, admission,
-// validation, the write with its event, the answer) is sent in alternating blocks without and with a key
-// of its own; with one, the request looks its key up first, and its one transaction also keeps the
-// answer (src/http/idempotency.ts). Alternating blocks in one process keep the machine's drift out of the
-// difference. Run on the embedded store (a file, as deployed) and, with the bench's PostgreSQL, on
+// validation, the write with its event, the answer) is sent in short blocks side by side, without and
+// with a key of its own (paired-blocks.ts); with one, the request looks its key up first, and its one
+// transaction also keeps the answer (src/http/idempotency.ts). Run on the embedded store (a file, as deployed) and, with the bench's PostgreSQL, on
 // PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,10 +12,9 @@ import { loadConfig } from '../../src/config.js';
 import { createOrganization } from '../../src/domain/organizations.js';
 import { createTeam } from '../../src/domain/teams.js';
 import { createService } from '../../src/service.js';
+import { pairedCost } from '../paired-blocks.js';
 import { onEachStore } from '../write-cost-stores.js';
 import type { IdempotencyStoreResult } from '../results.js';
-
-const BLOCK = 50;
 
 async function measure(databaseUrl: string, store: IdempotencyStoreResult['store'], rounds: number): Promise<IdempotencyStoreResult> {
   const dir = mkdtempSync(join(tmpdir(), 'idempotency-bench-'));
@@ -35,24 +33,8 @@ async function measure(databaseUrl: string, store: IdempotencyStoreResult['store
       });
       if (answer.statusCode !== 201) throw new Error(`POST answered ${answer.statusCode}: ${answer.body}`);
     };
-    const block = async (keyed: boolean) => {
-      const started = performance.now();
-      for (let i = 0; i < BLOCK; i++) await create(keyed);
-      return performance.now() - started;
-    };
-    // Warm both paths (prepared statements, JIT) before timing.
-    await block(false);
-    await block(true);
-    let without = 0;
-    let withKey = 0;
-    for (let round = 0; round < rounds; round++) {
-      without += await block(false);
-      withKey += await block(true);
-    }
-    const writes = rounds * BLOCK;
-    const withoutUs = (without / writes) * 1000;
-    const withUs = (withKey / writes) * 1000;
-    return { store, writes, withoutUs, withUs, ratio: withUs / withoutUs };
+    const cost = await pairedCost(rounds * 50, create);
+    return { store, writes: cost.operations, withoutUs: cost.withoutUs, withUs: cost.withUs, ratio: cost.ratio, quartiles: cost.quartiles };
   } finally {
     await service.close();
     rmSync(dir, { recursive: true, force: true });
@@ -62,7 +44,7 @@ async function measure(databaseUrl: string, store: IdempotencyStoreResult['store
 export async function runIdempotencyBench(options: { rounds: number; postgresUrl?: string }, log: (line: string) => void): Promise<IdempotencyStoreResult[]> {
   const results = await onEachStore(options.postgresUrl, (databaseUrl, store) => measure(databaseUrl, store, options.rounds));
   for (const result of results) {
-    log(`  ${result.store}: POST /admin/v1/guides ${result.withoutUs.toFixed(0)} µs, with an Idempotency-Key ${result.withUs.toFixed(0)} µs (${result.ratio.toFixed(3)}×); ${result.writes} writes each`);
+    log(`  ${result.store}: POST /admin/v1/guides ${result.withoutUs.toFixed(0)} µs, with an Idempotency-Key ${result.withUs.toFixed(0)} µs (${result.ratio.toFixed(3)}×, the median of the blocks' pairs; quartiles ${(result.quartiles ?? []).map((q) => q.toFixed(3)).join('–')}); ${result.writes} writes each`);
   }
   return results;
 }

@@ -346,7 +346,7 @@ function auditSection(stores: readonly AuditStoreResult[]): string[] {
   }
   lines.push(
     '',
-    `${count(stores[0]!.writes)} edits of one guide's title each way, in alternating blocks of 50, in one process (\`bench/audit/audit-bench.ts\`). ` +
+    `${count(stores[0]!.writes)} edits of one guide's title each way, in blocks of 10 side by side (ABBA), in one process; the ratio is the median of the pairs' (\`bench/audit/audit-bench.ts\`, \`bench/paired-blocks.ts\`). ` +
       "At the domain: the management API's own write function, with its guide.updated window and read-cache notice, without and with an acting scope (which records the event in the write's transaction). " +
       'The write path: the same edit as `PATCH /admin/v1/guides/{id}` through Fastify (routing, admission, validation, the answer), which always records the event; today\'s path is that less the difference at the domain.',
     '',
@@ -359,7 +359,7 @@ function idempotencySection(stores: readonly IdempotencyStoreResult[]): string[]
   for (const s of stores) lines.push(`| ${storeName(s.store)} | ${whole(s.withoutUs)} µs | ${whole(s.withUs)} µs | ${fixed(s.ratio, 3)} |`);
   lines.push(
     '',
-    `${count(stores[0]!.writes)} guides made each way through the HTTP stack, in alternating blocks of 50, in one process (\`bench/idempotency/idempotency-bench.ts\`). ` +
+    `${count(stores[0]!.writes)} guides made each way through the HTTP stack, in blocks of 10 side by side (ABBA), in one process; the ratio is the median of the pairs' (\`bench/idempotency/idempotency-bench.ts\`, \`bench/paired-blocks.ts\`). ` +
       'With a key, the request looks its key up before the write, keeps its answer in the write\'s transaction, and commits only once the answer is rendered.',
     '',
   );
@@ -477,8 +477,8 @@ const METHOD = `## How it measures
   the same lengths) and reads what each table grew by with its indexes.
 - **Audit** (\`--only audit\`, issue 33). In one process on a fresh store (a SQLite file; PostgreSQL with
   durable defaults), one guide's title is edited through the management API's own write function in
-  alternating blocks of 50, without and with an acting scope (which records the audit event in the
-  write's transaction), then through the HTTP stack as \`PATCH /admin/v1/guides/{id}\` (Fastify's
+  blocks of 10 side by side (ABBA; the ratio is the median of the pairs', \`bench/paired-blocks.ts\`),
+  without and with an acting scope (which records the audit event in the write's transaction), then through the HTTP stack as \`PATCH /admin/v1/guides/{id}\` (Fastify's
   inject). What the event adds to the write path is the path's time over the path's time less the
   difference at the domain.
 `;
