@@ -22,7 +22,7 @@
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { AttemptStatus } from '../db/schema.js';
-import { valuesList, valuesTable } from '../db/sql-functions.js';
+import { valuesList, valuesListTable, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
 import { type Executor, markOutboxChanged, writeLast } from './context.js';
 import { addToQueues, announceWork } from './delivery-queues.js';
@@ -181,6 +181,7 @@ export async function recordSent(trx: Executor, dialect: DialectName, records: r
     return recorded;
   }
   const v = valuesTable(
+    trx,
     { v_seq: 'BIGINT', v_token: 'TEXT', v_status: 'TEXT', v_sent_at: 'TEXT', v_duration_ms: 'INTEGER', v_request_headers: 'TEXT', v_response_status: 'INTEGER', v_response_body: 'TEXT', v_error: 'TEXT', v_next_attempt_at: 'TEXT' },
     records.map((r) => ({ v_seq: r.seq, v_token: r.token, ...sentValues(r) })),
   );
@@ -230,7 +231,10 @@ export async function cancelSettled(trx: Executor, dialect: DialectName, settled
     for (const { eventId, endpointId, at } of settled) await trx.executeQuery(CompiledQuery.raw(CANCEL_ONE_SETTLED, [eventId, endpointId, timestamp(at)]));
     return;
   }
-  const v = valuesTable(
+  // A VALUES list, planned for each size (valuesListTable): under the one plan of a fixed text
+  // (valuesTable), joined or looked up one event at a time (LATERAL), the drain spent 100 µs a delivery
+  // here cancelling nothing, against 10 µs so (bench/CHANGES.md, "Issue 46").
+  const v = valuesListTable(
     { v_event: 'TEXT', v_endpoint: 'TEXT', v_at: 'TEXT' },
     settled.map(({ eventId, endpointId, at }) => ({ v_event: eventId, v_endpoint: endpointId, v_at: timestamp(at) })),
   );
@@ -279,6 +283,7 @@ export async function redeliverMissed(trx: Executor, dialect: DialectName, endpo
   const seqs = await freshSeqs(trx, dialect, missed.length);
   for (let start = 0; start < missed.length; start += RENUMBER_CHUNK) {
     const v = valuesTable(
+      trx,
       { v_old: 'BIGINT', v_new: 'BIGINT' },
       missed.slice(start, start + RENUMBER_CHUNK).map((row, i) => ({ v_old: row.seq, v_new: seqs[start + i] })),
     );

@@ -56,11 +56,11 @@ export type Dues = ReadonlyMap<string, Date>;
  */
 export async function announceWork(trx: Executor, dues: Dues): Promise<void> {
   if (dues.size === 0) return;
-  await sql`WITH ${dueTable(dues)} ${announcing(trx)}`.execute(trx);
+  await sql`WITH ${dueTable(trx, dues)} ${announcing(trx)}`.execute(trx);
 }
 
-function dueTable(dues: Dues): RawBuilder<unknown> {
-  return valuesTable({ v_endpoint: 'TEXT', v_due: 'TEXT' }, [...dues].map(([endpointId, dueAt]) => ({ v_endpoint: endpointId, v_due: timestamp(dueAt) })));
+function dueTable(db: Executor, dues: Dues): RawBuilder<unknown> {
+  return valuesTable(db, { v_endpoint: 'TEXT', v_due: 'TEXT' }, [...dues].map(([endpointId, dueAt]) => ({ v_endpoint: endpointId, v_due: timestamp(dueAt) })));
 }
 
 /** The UPDATE that announces the work of `v` (dueTable) to its queues; `also` must hold as well. */
@@ -93,7 +93,7 @@ export async function addToQueues(trx: Executor, endpointIds: readonly string[],
     return;
   }
   // The announcement locks no queue before the insert has locked them all, in order.
-  await sql`WITH inserted AS (${insert(lockedFirst)} RETURNING seq), ${dueTable(dues)}
+  await sql`WITH inserted AS (${insert(lockedFirst)} RETURNING seq), ${dueTable(trx, dues)}
     ${announcing(trx, sql<boolean>`(SELECT count(*) FROM inserted) >= 0`)}`.execute(trx);
 }
 
@@ -194,6 +194,7 @@ export async function releaseQueues(db: Executor, claims: readonly QueueClaim[])
   let pending = [...claims];
   while (pending.length > 0) {
     const v = valuesTable(
+      db,
       { v_endpoint: 'TEXT', v_token: 'TEXT', v_revision: 'INTEGER' },
       pending.map((claim) => ({ v_endpoint: claim.endpointId, v_token: claim.token, v_revision: claim.revision })),
     );
@@ -233,6 +234,7 @@ export interface Breaker {
 export async function setBreakers(trx: Executor, breakers: readonly Breaker[]): Promise<void> {
   if (breakers.length === 0) return;
   const v = valuesTable(
+    trx,
     { v_endpoint: 'TEXT', v_failures: 'INTEGER', v_probe_at: 'TEXT' },
     breakers.map((b) => ({ v_endpoint: b.endpointId, v_failures: b.failures, v_probe_at: b.probeAt === null ? null : timestamp(b.probeAt) })),
   );

@@ -187,7 +187,7 @@ export async function recordOutcomes(trx: Executor, ctx: DomainContext, policy: 
 /** Starts the failure clocks of endpoints that failed after a success, and stops those of endpoints healthy again. */
 async function setFailingSince(trx: Executor, started: readonly { endpointId: string; since: string }[], stopped: ReadonlySet<string>): Promise<void> {
   if (started.length > 0) {
-    const v = valuesTable({ v_endpoint: 'TEXT', v_since: 'TEXT' }, started.map(({ endpointId, since }) => ({ v_endpoint: endpointId, v_since: since })));
+    const v = valuesTable(trx, { v_endpoint: 'TEXT', v_since: 'TEXT' }, started.map(({ endpointId, since }) => ({ v_endpoint: endpointId, v_since: since })));
     await sql`WITH ${v}
       UPDATE webhook_endpoints SET failing_since = v_since FROM v WHERE id = v_endpoint`.execute(trx);
   }
