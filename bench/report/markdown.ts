@@ -478,7 +478,8 @@ const METHOD = `## How it measures
 - **Audit** (\`--only audit\`, issue 33). In one process on a fresh store (a SQLite file; PostgreSQL with
   durable defaults), one guide's title is edited through the management API's own write function in
   blocks of 10 side by side (ABBA; the ratio is the median of the pairs', \`bench/paired-blocks.ts\`),
-  without and with an acting scope (which records the audit event in the write's transaction), then through the HTTP stack as \`PATCH /admin/v1/guides/{id}\` (Fastify's
+  without and with an acting scope (which records the audit event in the write's transaction), then
+  through the HTTP stack as \`PATCH /admin/v1/guides/{id}\` (Fastify's
   inject). What the event adds to the write path is the path's time over the path's time less the
   difference at the domain.
 `;
