@@ -4,7 +4,7 @@
 // blocks' pairs. First-then-second blocks of 50 summed, as these benchmarks did before, read 0.93–1.09
 // for the same write compared with itself on this machine (a checkpoint, a collection or a neighbour's
 // burst lands in one block of a pair and moves the sum); the median of the pairs read 0.99–1.01
-// (bench/CHANGES.md, "Issue 42: the keyed write's cost").
+// (bench/CHANGES.md, "Issue 42, second session").
 
 /** Operations per block: short, so that a pause lands in few pairs. */
 const BLOCK = 10;

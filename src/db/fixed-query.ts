@@ -1,7 +1,7 @@
 // A statement whose text never changes, built with Kysely's builder once per store and afterwards only
 // given its values. Building and compiling a query costs more than running a short one on SQLite: the
 // Idempotency-Key look-up took 50 µs built at each call and 8–19 µs built once, the insert of the kept
-// answer 90 µs less (bench/CHANGES.md, "Issue 42: the keyed write's cost"). For statements on a hot path
+// answer 90 µs less (bench/CHANGES.md, "Issue 42, second session"). For statements on a hot path
 // whose shape does not depend on their values.
 //
 // The statement runs as compiled: plugins do not see it, the read cache's write recorder among them
