@@ -1,23 +1,11 @@
 // A fixed statement is built once per store and run with each call's values: each value lands where its
 // slot stands, in whatever order and however often the builder used it, beside the builder's constants.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Store, openStore } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { FixedQuery } from '../../src/db/fixed-query.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { type TestDatabase, testDatabase } from '../support/test-database.js';
+import { suiteStore } from '../support/suite-store.js';
 
 describe('fixed statements', () => {
-  let database: TestDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await testDatabase();
-    store = openStore(database.env.DATABASE_URL!);
-    await migrateToLatest(store);
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
-  });
+  const store = suiteStore();
 
   const keep = new FixedQuery((db, v: { readonly [K in 'key' | 'at' | 'body']: never }) =>
     db.insertInto('idempotency_keys').values({ credential: 'operator', key: v.key, fingerprint: v.key, status: 201, content_type: null, location: null, body: v.body, created_at: v.at }),
@@ -29,22 +17,22 @@ describe('fixed statements', () => {
 
   it('puts each call’s values in their slots, keeps the builder’s constants, and runs again with new values', async () => {
     for (const [key, body] of [['first', '{"a":1}'], ['second', 'two']] as const) {
-      const result = await keep.run(store.db, { key, at: '2026-11-29T12:00:00.000Z', body });
+      const result = await keep.run(store().db, { key, at: '2026-11-29T12:00:00.000Z', body });
       expect(Number(result.numAffectedRows)).toBe(1);
     }
-    expect((await find.run(store.db, { since: '2026-11-29T00:00:00.000Z', key: 'second' })).rows).toEqual([{ key: 'second', body: 'two', fingerprint: 'second' }]);
-    expect((await find.run(store.db, { since: '2026-11-29T00:00:00.000Z', key: 'first' })).rows).toEqual([{ key: 'first', body: '{"a":1}', fingerprint: 'first' }]);
-    expect((await find.run(store.db, { since: '2026-11-30T00:00:00.000Z', key: 'first' })).rows).toEqual([]);
+    expect((await find.run(store().db, { since: '2026-11-29T00:00:00.000Z', key: 'second' })).rows).toEqual([{ key: 'second', body: 'two', fingerprint: 'second' }]);
+    expect((await find.run(store().db, { since: '2026-11-29T00:00:00.000Z', key: 'first' })).rows).toEqual([{ key: 'first', body: '{"a":1}', fingerprint: 'first' }]);
+    expect((await find.run(store().db, { since: '2026-11-30T00:00:00.000Z', key: 'first' })).rows).toEqual([]);
   });
 
   it('runs in a transaction given to it', async () => {
     await expect(
-      store.db.transaction().execute(async (trx) => {
+      store().db.transaction().execute(async (trx) => {
         await keep.run(trx, { key: 'rolled back', at: '2026-11-29T12:00:00.000Z', body: '' });
         expect((await find.run(trx, { since: '2026-11-29T00:00:00.000Z', key: 'rolled back' })).rows).toHaveLength(1);
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
-    expect((await find.run(store.db, { since: '2026-11-29T00:00:00.000Z', key: 'rolled back' })).rows).toEqual([]);
+    expect((await find.run(store().db, { since: '2026-11-29T00:00:00.000Z', key: 'rolled back' })).rows).toEqual([]);
   });
 });

@@ -3,29 +3,19 @@
 // connection prepares and plans it once (a text for each size was 19 µs of planning per delivery).
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Store, openStore } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { valuesTable } from '../../src/db/sql-functions.js';
-import { type TestDatabase, testDatabase } from '../support/test-database.js';
+import { suiteStore } from '../support/suite-store.js';
 
 const COLUMNS = { v_seq: 'BIGINT', v_count: 'INTEGER', v_text: 'TEXT' } as const;
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ v_seq: 9_007_199_254_740_000 + i, v_count: i, v_text: i === 1 ? null : `ünï “${i}” '; --` }));
 
 describe('rows given to one statement', () => {
-  let database: TestDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await testDatabase();
-    store = openStore(database.env.DATABASE_URL!);
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
-  });
+  const store = suiteStore();
 
   it('come back as given: numbers, a NULL, quotes and Unicode', async () => {
-    const result = await sql<{ v_seq: string | number; v_count: number; v_text: string | null }>`WITH ${valuesTable(store.db, COLUMNS, rows(3))}
-      SELECT v_seq, v_count, v_text FROM v ORDER BY v_count`.execute(store.db);
+    const result = await sql<{ v_seq: string | number; v_count: number; v_text: string | null }>`WITH ${valuesTable(store().db, COLUMNS, rows(3))}
+      SELECT v_seq, v_count, v_text FROM v ORDER BY v_count`.execute(store().db);
     expect(result.rows.map((row) => ({ ...row, v_seq: Number(row.v_seq) }))).toEqual(rows(3));
   });
 
