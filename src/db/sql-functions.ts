@@ -44,11 +44,13 @@ type ColumnType = 'TEXT' | 'INTEGER' | 'BIGINT';
  * process for a few µs, a VALUES list whose values are cast to their column's type.
  */
 export function valuesTable<C extends string>(db: Kysely<any>, columns: Record<C, ColumnType>, rows: readonly Record<C, unknown>[]): RawBuilder<unknown> {
-  const names = Object.keys(columns) as C[];
   if (!isPostgres(db)) return valuesListTable(columns, rows);
-  const head = sql`v (${sql.join(names.map((name) => sql.raw(name)))})`;
-  const record = sql.raw(names.map((name) => `${name} ${columns[name]}`).join(', '));
-  return sql`${head} AS (SELECT * FROM json_to_recordset(CAST(${JSON.stringify(rows)} AS json)) AS r (${record}))`;
+  const record = sql.raw(
+    Object.entries(columns)
+      .map(([name, type]) => `${name} ${type}`)
+      .join(', '),
+  );
+  return sql`${tableHead(columns)} AS (SELECT * FROM json_to_recordset(CAST(${JSON.stringify(rows)} AS json)) AS r (${record}))`;
 }
 
 /**
@@ -56,8 +58,11 @@ export function valuesTable<C extends string>(db: Kysely<any>, columns: Record<C
  * those rows, for a statement whose plan made once for every size goes wrong.
  */
 export function valuesListTable<C extends string>(columns: Record<C, ColumnType>, rows: readonly Record<C, unknown>[]): RawBuilder<unknown> {
-  return sql`v (${sql.join((Object.keys(columns) as C[]).map((name) => sql.raw(name)))}) AS (${valuesList(columns, rows)})`;
+  return sql`${tableHead(columns)} AS (${valuesList(columns, rows)})`;
 }
+
+/** `v (columns…)`: the name and columns of valuesTable's table. */
+const tableHead = (columns: Record<string, ColumnType>) => sql`v (${sql.join(Object.keys(columns).map((name) => sql.raw(name)))})`;
 
 /** `VALUES (…), …`, the rows' values in the order of `columns`, each cast to its column's type. */
 export function valuesList<C extends string>(columns: Record<C, ColumnType>, rows: readonly Record<C, unknown>[]): RawBuilder<unknown> {
