@@ -27,6 +27,7 @@ import { guideTitleWords } from './migrations/0018_guide_title_words.js';
 import { testEvents } from './migrations/0019_test_events.js';
 import { idempotencyKeys } from './migrations/0020_idempotency_keys.js';
 import { auditCounts } from './migrations/0021_audit_counts.js';
+import { attemptsPrunedByEndpoint } from './migrations/0022_attempts_pruned_by_endpoint.js';
 
 function migrationList(store: Store): Record<string, Migration> {
   return {
@@ -50,6 +51,7 @@ function migrationList(store: Store): Record<string, Migration> {
     '0019_test_events': testEvents,
     '0020_idempotency_keys': idempotencyKeys(store.dialect),
     '0021_audit_counts': auditCounts,
+    '0022_attempts_pruned_by_endpoint': attemptsPrunedByEndpoint,
   };
 }
 

@@ -6,13 +6,70 @@
 // it holds people's addresses, and a longer Deliveries list is no reason to keep those longer.
 // Attempts and events go in batches (src/db/batches.ts): after a retention is shortened there may be
 // millions to delete.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { deleted, inBatches, PRUNE_BATCH } from '../db/batches.js';
+import { isPostgres } from '../db/sql-functions.js';
 import { timestamp } from '../domain/clock.js';
 import type { DomainContext, Executor } from '../domain/context.js';
 import { dropFromFeed } from '../domain/event-feed.js';
 import { forgetStaleSecrets } from '../mail/mail-outbox.js';
 import { MAX_SEND_ATTEMPTS } from '../mail/mailer.js';
+
+// Endpoints one pruning statement looks at at most: with nothing to delete, a look at 10,000 endpoints
+// took 20 ms on SQLite, holding the service's only thread.
+const ENDPOINTS_PER_LOOK = 500;
+
+/**
+ * Sent attempts made before `cutoff`, of the endpoints `from` to `to` (in the store's order), up to
+ * PRUNE_BATCH of them in endpoint order, found through the index the Deliveries list reads, (endpoint_id,
+ * created_at, id): every attempt has its endpoint (they go with it), and an index of its own on
+ * created_at, which only pruning read, cost every outcome an index entry (issue 46). On PostgreSQL each
+ * endpoint's look is a LATERAL subquery in created_at order (an index scan, which marks the entries of rows
+ * deleted by earlier batches dead; a bitmap scan reads them all again); SQLite, which has no LATERAL, is
+ * told the index.
+ */
+function isOldSentAttempt(db: Executor, cutoff: string, from: string, to: string): RawBuilder<boolean> {
+  const sent = sql`a.created_at < ${cutoff} AND a.status NOT IN ('scheduled', 'missed')`;
+  const endpoints = sql`ep.id >= ${from} AND ep.id <= ${to}`;
+  if (isPostgres(db)) {
+    // An array worked out first, then found by the primary key: as `seq IN (…)`, the estimate of a whole
+    // batch made the planner hash the batch and scan the table for it.
+    return sql<boolean>`seq = ANY(ARRAY(SELECT old.seq FROM webhook_endpoints ep CROSS JOIN LATERAL
+      (SELECT a.seq FROM webhook_attempts a WHERE a.endpoint_id = ep.id AND ${sent} ORDER BY a.created_at LIMIT ${PRUNE_BATCH}) old
+      WHERE ${endpoints} ORDER BY ep.id LIMIT ${PRUNE_BATCH}))`;
+  }
+  return sql<boolean>`seq IN (SELECT a.seq FROM webhook_endpoints ep JOIN webhook_attempts a INDEXED BY webhook_attempts_endpoint ON a.endpoint_id = ep.id
+    WHERE ${endpoints} AND ${sent} ORDER BY ep.id LIMIT ${PRUNE_BATCH})`;
+}
+
+/**
+ * Deletes the sent attempts made before `cutoff`, ENDPOINTS_PER_LOOK endpoints at a time, a batch at a
+ * time. Each batch starts at the endpoint where the last one stopped, so a backlog is walked once, not
+ * again from the first endpoint by every batch (half a million old attempts of 100 endpoints on PostgreSQL: 110 s
+ * so; 9 s walked once, against 5 s through the created_at index).
+ */
+async function pruneSentAttempts(db: Executor, cutoff: string): Promise<void> {
+  let after: string | null = null;
+  for (;;) {
+    let next = db.selectFrom('webhook_endpoints').select('id').orderBy('id').limit(ENDPOINTS_PER_LOOK);
+    if (after !== null) next = next.where('id', '>', after);
+    const endpoints = (await next.execute()).map((endpoint) => endpoint.id);
+    if (endpoints.length === 0) return;
+    const to = endpoints.at(-1)!;
+    let from = endpoints[0]!;
+    await inBatches(async () => {
+      const gone = await db.deleteFrom('webhook_attempts').where(isOldSentAttempt(db, cutoff, from, to)).returning('endpoint_id').execute();
+      // The last endpoint of a whole batch may have more: the next batch starts with it. The greatest id
+      // in JavaScript's order may not be the last in the store's; any id of the batch is a safe start,
+      // as the endpoints before the last have nothing left to delete.
+      for (const { endpoint_id } of gone) if (endpoint_id > from) from = endpoint_id;
+      return gone.length;
+    });
+    if (endpoints.length < ENDPOINTS_PER_LOOK) return;
+    after = to;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
 
 /** The default of EVENTS_RETENTION_DAYS and WEBHOOK_ATTEMPTS_RETENTION_DAYS. */
 export const RETENTION_MS = 30 * 86_400_000;
@@ -22,16 +79,7 @@ export async function pruneOldDeliveries(ctx: DomainContext, eventsRetentionMs =
   const now = ctx.clock.now().getTime();
   const attemptsCutoff = timestamp(new Date(now - attemptsRetentionMs));
   const eventsCutoff = timestamp(new Date(now - eventsRetentionMs));
-  await inBatches(async () =>
-    deleted(
-      await ctx.db
-        .deleteFrom('webhook_attempts')
-        .where('seq', 'in', (eb) =>
-          eb.selectFrom('webhook_attempts as a').select('a.seq').where('a.created_at', '<', attemptsCutoff).where('a.status', 'not in', ['scheduled', 'missed']).limit(PRUNE_BATCH),
-        )
-        .executeTakeFirst(),
-    ),
-  );
+  await pruneSentAttempts(ctx.db, attemptsCutoff);
   const eventsBatch = async (db: Executor) =>
     deleted(
       await db
