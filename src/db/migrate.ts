@@ -1,10 +1,11 @@
 // Applies the migration list in order, once. Each migration is written for both dialects. On PostgreSQL
 // Kysely's migrator holds an advisory lock while it migrates, and runs every pending migration in one
 // transaction, so processes that start together migrate once: the first applies, the others wait and
-// then find nothing left to do. Migrations only add (docs/decisions.md "Migrations: expand, then
-// contract"), so a process of the previous release may start on a store a newer release has migrated (a
-// rollback, or a restart in the middle of a rolling deploy): it runs on it as long as every migration it
-// knows is applied, where Kysely's migrator would refuse an applied migration it does not know.
+// then find nothing left to do. Migrations only add, or drop an index no query names (docs/decisions.md
+// "Migrations: expand, then contract"), so a process of the previous release may start on a store a newer
+// release has migrated (a rollback, or a restart in the middle of a rolling deploy): it runs on it as long
+// as every migration it knows is applied, where Kysely's migrator would refuse an applied migration it
+// does not know.
 import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { initial } from './migrations/0001_initial.js';

@@ -24,9 +24,10 @@ const ENDPOINTS_PER_LOOK = 500;
  * PRUNE_BATCH of them in endpoint order, found through the index the Deliveries list reads, (endpoint_id,
  * created_at, id): every attempt has its endpoint (they go with it), and an index of its own on
  * created_at, which only pruning read, cost every outcome an index entry (issue 46). On PostgreSQL each
- * endpoint's look is a LATERAL subquery in created_at order (an index scan, which marks the entries of rows
- * deleted by earlier batches dead; a bitmap scan reads them all again); SQLite, which has no LATERAL, is
- * told the index.
+ * endpoint's look is a LATERAL subquery in created_at order, which with statistics of many endpoints is
+ * an index scan (it marks the entries of rows that earlier batches deleted dead; a bitmap scan, which the
+ * planner takes when it knows of few endpoints, reads them again); SQLite, which has no LATERAL, is told
+ * the index.
  */
 function isOldSentAttempt(db: Executor, cutoff: string, from: string, to: string): RawBuilder<boolean> {
   const sent = sql`a.created_at < ${cutoff} AND a.status NOT IN ('scheduled', 'missed')`;
