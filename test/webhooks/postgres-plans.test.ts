@@ -2,11 +2,12 @@
 // drain, while endpoints had few attempts): autovacuum analyzes when it gets round to it, so a bad day
 // meets whatever it last saw. Each statement is written so that no such plan walks an endpoint's sent
 // attempts (bench/CHANGES.md). Each block has a service and database of its own, so its statistics are its own.
-import { CompiledQuery, type Kysely, type KyselyPlugin, type RawBuilder, type RootOperationNode, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { recordSent } from '../../src/domain/delivery-attempts.js';
 import { claimBatches, nextAttempts } from '../../src/webhooks/attempt-claims.js';
+import { planOf, statementsSent } from '../support/query-plans.js';
 import { soloTeam, useTestService } from '../support/service.js';
 import { usingPostgres } from '../support/test-database.js';
 
@@ -39,13 +40,8 @@ function attemptAdder(t: TestService) {
 }
 
 /** Runs `work` with the database it is given, and answers the plan of the first statement it sent. */
-async function planOf(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<void>): Promise<string> {
-  const sent: RootOperationNode[] = [];
-  const capture: KyselyPlugin = { transformQuery: ({ node }) => (sent.push(node), node), transformResult: async ({ result }) => result };
-  await work(db.withPlugin(capture));
-  const query = db.getExecutor().compileQuery(sent[0]!, { queryId: 'planned' });
-  const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
-  return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+async function planOfFirst(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<void>): Promise<string> {
+  return planOf(db, (await statementsSent(db, work))[0]!);
 }
 
 describe.runIf(usingPostgres)('PostgreSQL: reading a queue’s front', () => {
@@ -60,7 +56,7 @@ describe.runIf(usingPostgres)('PostgreSQL: reading a queue’s front', () => {
     await sql`UPDATE webhook_attempts SET status = 'delivered' WHERE seq IN (SELECT seq FROM webhook_attempts ORDER BY seq LIMIT 27000)`.execute(db);
 
     const claim = { endpointId: endpoints[0]!.id, token: 'read-only', revision: 0, failures: 0, proven: true };
-    const plan = await planOf(db, async (reading) => {
+    const plan = await planOfFirst(db, async (reading) => {
       const next = await nextAttempts({ ...t.service.ctx, db: reading }, [{ claim, afterSeq: 0, count: 100 }]);
       expect(next.get(endpoints[0]!.id)!.attempts).toHaveLength(100);
     });
@@ -98,7 +94,7 @@ describe.runIf(usingPostgres)('PostgreSQL: recording outcomes', () => {
       batch.attempts.map((attempt) => ({ seq: attempt.seq, token: batch.claim.token, delivered: true, sentAt: at, durationMs: 1, requestHeaders: '{}', responseStatus: 204, responseBody: '', error: null, nextAttemptAt: null })),
     );
     expect(records).toHaveLength(250);
-    const plan = await planOf(db, async (writing) => {
+    const plan = await planOfFirst(db, async (writing) => {
       expect((await recordSent(writing, 'postgres', records)).size).toBe(250);
     });
     // Not by the queues' claim token, then every attempt of each endpoint (1.5 s for 250 outcomes in the bench).

@@ -1,10 +1,11 @@
 // Pruning finds old attempts endpoint by endpoint through the Deliveries list's (endpoint_id, created_at,
 // id) index (issue 46: an index of its own on created_at cost every outcome an entry, and only pruning read
 // it). On either store a plan that scans the table instead would read every attempt there is each minute.
-import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { pruneOldDeliveries } from '../../src/webhooks/pruning.js';
+import { planOf, statementsSent } from '../support/query-plans.js';
 import { soloTeam, useTestService } from '../support/service.js';
 import { usingPostgres } from '../support/test-database.js';
 
@@ -13,17 +14,7 @@ const RETENTION_MS = 30 * DAY_MS;
 
 /** Runs `work` with the database it is given, and answers the statements it sent that delete attempts, compiled. */
 async function attemptDeletesSent(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<void>): Promise<CompiledQuery[]> {
-  const sent: RootOperationNode[] = [];
-  const capture: KyselyPlugin = { transformQuery: ({ node }) => (sent.push(node), node), transformResult: async ({ result }) => result };
-  await work(db.withPlugin(capture));
-  const compiled = sent.filter((node) => node.kind === 'DeleteQueryNode').map((node) => db.getExecutor().compileQuery(node, { queryId: 'planned' }));
-  return compiled.filter((query) => query.sql.startsWith('delete from "webhook_attempts"'));
-}
-
-async function planOf(db: Kysely<Database>, query: CompiledQuery): Promise<string> {
-  const explain = usingPostgres ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
-  const plan = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]));
-  return plan.rows.map((row) => row['QUERY PLAN'] ?? row.detail).join('\n');
+  return (await statementsSent(db, work)).filter((query) => query.sql.startsWith('delete from "webhook_attempts"'));
 }
 
 describe('pruning old attempts', () => {
