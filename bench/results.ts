@@ -149,6 +149,16 @@ export interface NoisyShape {
 export const isControl = (run: NoisyShape) => run.hanging + run.failing === 0;
 
 /** The bad day: hanging and failing endpoints beside healthy ones. */
+/** The bad day's stream of writes, made as an integrator makes them (bench/webhooks/noisy-bench.ts). */
+export interface StreamWrites {
+  asked: number;
+  written: number;
+  /** Times a write was sent again, by why: the status of the answer (503, 409) or the connection's error code. */
+  retried: Record<string, number>;
+  /** Writes still refused when the bench gave up on them. */
+  neverWritten: number;
+}
+
 export interface NoisyResult extends NoisyShape {
   store: 'sqlite' | 'postgres';
   processes: string;
@@ -157,6 +167,8 @@ export interface NoisyResult extends NoisyShape {
   /** The same for the events written before the wave, while the processes warmed up, and how long that was (absent from older results). */
   warmUpLatency?: LatencySummary;
   warmUpSeconds?: number;
+  /** Absent from results written before the stream's writes were retried; every write was answered 2xx then. */
+  writes?: StreamWrites;
   healthyExpected: number;
   /** Distinct (endpoint, event) pairs that arrived. */
   healthyDelivered: number;

@@ -1,7 +1,7 @@
 // The service's own processes under the benchmark: started in a role on a store, all with one admin token,
 // and the management API they are driven through. Shared by the webhook and the mixed benchmarks.
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { serviceMain, serviceNodeFlags } from './paths.js';
 import { type Child, freePort, spawnChild, waitReady } from './processes.js';
 
@@ -11,23 +11,49 @@ import { type Child, freePort, spawnChild, waitReady } from './processes.js';
  */
 export const UNREACHED_RATE_LIMIT = '1000000';
 
+/** An answer other than 2xx, with what a client retries by. */
+export class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    /** Retry-After in seconds, when the answer had one. */
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Connections a client of the benchmark keeps to the service, as an integrator's HTTP client keeps a
+ * pool: the service serves 32 at once per client address by default (src/http/connection-limits.ts).
+ * Without a bound, a stream of writes that slows down opens a connection per write waiting and fills the
+ * service's accept queue, a flood no client of the service makes.
+ */
+const CLIENT_CONNECTIONS = 32;
+
 export class Admin {
+  private readonly dispatcher = new Agent({ connections: CLIENT_CONNECTIONS });
+
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
   ) {}
 
   /** The whole answer, for the few that hold more than `data` (a new API key's secret). */
-  async send<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+  async send<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     // undici's request rather than fetch: the same pooled connections for a fifth of the CPU, which the
     // writer of a stream (the bad day's) otherwise takes from the processes it measures on two cores.
     const response = await request(`${this.baseUrl}/admin/v1${path}`, {
+      dispatcher: this.dispatcher,
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.body.text();
-    if (response.statusCode < 200 || response.statusCode > 299) throw new Error(`${method} /admin/v1${path}: ${response.statusCode} ${text.slice(0, 500)}`);
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      const retryAfter = Number(response.headers['retry-after']);
+      throw new Refusal(`${method} /admin/v1${path}: ${response.statusCode} ${text.slice(0, 500)}`, response.statusCode, Number.isFinite(retryAfter) ? retryAfter : undefined);
+    }
     return JSON.parse(text) as T;
   }
 

@@ -117,6 +117,10 @@ export function checks(results: BenchResults): Check[] {
     out.push({ what: `bad day (${store}): healthy latency p99`, measured: l.p99Ms, unit: 'ms', target: '< 500 ms', pass: l.p99Ms < 500 });
     out.push({ what: `bad day (${store}): healthy latency max`, measured: l.maxMs, unit: 'ms', target: '< 2000 ms', pass: l.maxMs < 2000 });
     out.push({ what: `bad day (${store}): delivering process RSS`, measured: n.peakRssMb, unit: 'MiB', target: '< 300 MiB', pass: n.peakRssMb < 300 });
+    if (n.writes) {
+      const refused = Object.values(n.writes.retried).reduce((sum, times) => sum + times, 0);
+      out.push({ what: `bad day (${store}): healthy writes refused (503, 409 or no connection)`, measured: refused, unit: 'count', target: '0', pass: refused === 0 });
+    }
     const lost = n.healthyExpected - n.healthyDelivered;
     out.push({ what: `bad day (${store}): healthy events lost or sent twice`, measured: lost + n.duplicates, unit: 'count', target: '0', pass: lost === 0 && n.duplicates === 0 });
   }

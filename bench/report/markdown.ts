@@ -228,6 +228,14 @@ function cpuBound(w: WebhookStoreResult): string[] {
 /** How the bad day's CPU column names the processes beside the delivering ones. */
 const OTHER_CPU: Record<string, string> = { api: 'API', postgres: 'PostgreSQL', receiver: 'receiver', writer: 'the bench writing the stream' };
 
+/** The stream's writes that were refused and sent again, or never written, when there were any. */
+function refusedWrites(n: NoisyResult): string {
+  if (!n.writes) return '';
+  const retried = Object.entries(n.writes.retried).map(([why, times]) => `${count(times)} × ${why}`);
+  if (retried.length === 0) return '';
+  return ` (**writes sent again after ${retried.join(', ')}**${n.writes.neverWritten > 0 ? `; **${count(n.writes.neverWritten)} of ${count(n.writes.asked)} never written**` : ''})`;
+}
+
 function noisySection(runs: NoisyResult[]): string[] {
   const lines = [
     '### The bad day: hanging and failing receivers beside healthy ones',
@@ -243,7 +251,7 @@ function noisySection(runs: NoisyResult[]): string[] {
     const cpu = workers === undefined ? '' : `${fixed(workers, 2)} · ${whole(100 * (n.machineBusy ?? NaN))} %${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
     lines.push(
       `| ${storeName(n.store)} | ${n.processes} | ${bad} | ` +
-        `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''} | ` +
+        `${count(n.healthyDelivered)} of ${count(n.healthyExpected)}${n.duplicates ? `, ${count(n.duplicates)} twice` : ''}${n.timedOut ? ' (**timed out**)' : ''}${refusedWrites(n)} | ` +
         `${fixed(l.p50Ms, 1)} | ${fixed(l.p99Ms, 1)} | ${fixed(l.maxMs, 1)} | ${n.warmUpLatency ? `${fixed(n.warmUpLatency.p50Ms, 1)} / ${fixed(n.warmUpLatency.p99Ms, 1)}${n.warmUpSeconds === undefined ? '' : ` (${fixed(n.warmUpSeconds, 1)} s)`}` : ''} | ${whole(n.requestsPerSecond)} (${count(n.requests.answered)} · ${count(n.requests.failed)} · ${count(n.requests.hanging)}) | ${fixed(n.peakRssMb, 0)} | ${count(n.peakSockets)} | ${cpu} |`,
     );
   }
@@ -254,6 +262,7 @@ function noisySection(runs: NoisyResult[]): string[] {
       `and the stream runs ${first.seconds} s more. Latency is each healthy delivery's arrival minus its event's created_at, for the events written from that moment on; ` +
       'the warm-up column is the seconds before it, in processes that had just started. ' +
       'The control runs the same stream through the same kind of processes with no bad endpoint, right after: what the healthy endpoints get from those processes on this machine at all. ' +
+      'Each write of the stream carries an Idempotency-Key and is sent again with it after a 503 (at its Retry-After) or a connection that could not be made, as an integrator would; the deliveries expected are those of the writes that were answered. ' +
       'CPU s/s counts every thread of the delivering processes (its garbage collector and checkpoint threads too), so it can pass 1; in brackets, the CPU s/s of the other processes on the machine.',
     '',
   );

@@ -10,15 +10,18 @@
 // run: every healthy event arriving exactly once, all requests the receiver got per second, and the
 // worker processes' resident memory and open sockets, sampled every 100 ms, with the CPU they and the
 // machine used. The same stream with no bad endpoint at all (`hanging` and `failing` 0) is the control:
-// what the healthy endpoints get from these processes on this machine.
+// what the healthy endpoints get from these processes on this machine. The stream's writes are made as an
+// integrator makes them: each with an Idempotency-Key, sent again with it after a 503's Retry-After or a
+// connection that could not be made; the run counts those, and what was never written.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type Child, measureCpu, memoryOf, pidsNamed, socketsOf } from '../processes.js';
-import { isControl, type NoisyResult, type NoisyShape } from '../results.js';
-import { serviceStarter } from '../services.js';
+import { isControl, type NoisyResult, type NoisyShape, type StreamWrites } from '../results.js';
+import { type Admin, Refusal, serviceStarter } from '../services.js';
 import { inParallel, sleep, startReceiver } from './bench-services.js';
 import { summarize } from './percentiles.js';
 import type { WebhookStore } from './webhook-bench.js';
@@ -29,6 +32,37 @@ const DRAIN_WAIT_MS = 30_000;
 // The bad wave falls due this long after the bench moves it: time for the delivery processes to start
 // (SQLite: one, about a second; PostgreSQL: three, up to 6 s) and for the healthy stream to warm them up.
 const WAVE_AFTER_MS = { sqlite: 6000, postgres: 12_000 };
+// How long a write of the healthy stream is sent again before the run counts it as never written, and
+// how long it waits before sending again when the connection could not be made (no Retry-After to go by).
+const GIVE_UP_MS = 30_000;
+const NO_CONNECTION_WAIT_MS = 1000;
+
+/** Writes a guide as an integrator would (see the top), counting in `writes`. */
+async function writeAsIntegrator(admin: Admin, body: unknown, writes: StreamWrites): Promise<void> {
+  const key = randomUUID();
+  const giveUpAt = performance.now() + GIVE_UP_MS;
+  for (;;) {
+    let waitMs: number;
+    try {
+      await admin.send('POST', '/guides', body, { 'idempotency-key': key });
+      writes.written++;
+      return;
+    } catch (error) {
+      // 503: the store is not to be had now; 409: the first send of this key is still being written.
+      const retried = error instanceof Refusal ? error.status === 503 || error.status === 409 : typeof (error as { code?: unknown }).code === 'string';
+      if (!retried) throw error;
+      const why = error instanceof Refusal ? String(error.status) : (error as { code: string }).code;
+      writes.retried[why] = (writes.retried[why] ?? 0) + 1;
+      waitMs = error instanceof Refusal ? 1000 * (error.retryAfterSeconds ?? 1) : NO_CONNECTION_WAIT_MS;
+    }
+    if (performance.now() + waitMs > giveUpAt) {
+      writes.neverWritten++;
+      return;
+    }
+    await sleep(waitMs);
+  }
+}
+
 const BAD_ENDPOINTS = `SELECT id FROM webhook_endpoints WHERE url LIKE '%/hang/%' OR url LIKE '%/fail/%'`;
 
 /**
@@ -128,14 +162,15 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
     const streamStarted = performance.now();
     const warmUpMs = waveAt.getTime() - Date.now();
     const events = Math.max(0, Math.ceil(warmUpMs / every)) + options.eventsPerSecond * options.seconds;
-    const writes: Promise<unknown>[] = [];
+    const writing: Promise<unknown>[] = [];
+    const writes: StreamWrites = { asked: events, written: 0, retried: {}, neverWritten: 0 };
     for (let i = 0; i < events; i++) {
       const wait = streamStarted + i * every - performance.now();
       if (wait > 0) await sleep(wait);
-      writes.push(services[0]!.admin.post('/guides', { team_id: healthyTeam.id, title: `Healthy ${i}` }));
+      writing.push(writeAsIntegrator(services[0]!.admin, { team_id: healthyTeam.id, title: `Healthy ${i}` }, writes));
     }
-    await Promise.all(writes);
-    const expected = events * options.healthy;
+    await Promise.all(writing);
+    const expected = writes.written * options.healthy;
     const wait = await receiver.waitFor(expected, DRAIN_WAIT_MS);
     const seconds = (performance.now() - streamStarted) / 1000;
     const counts = await receiver.counts();
@@ -162,6 +197,7 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       healthyLatency: latency,
       warmUpLatency,
       warmUpSeconds: warmUpMs / 1000,
+      writes,
       healthyExpected: expected,
       healthyDelivered: perEndpointEvent.size,
       duplicates: arrivals.length - perEndpointEvent.size,
@@ -173,8 +209,10 @@ export async function runNoisyBench(options: NoisyShape, store: WebhookStore, lo
       cpuPerSecond,
       machineBusy: used.machineBusy,
     };
+    const retried = Object.entries(writes.retried).map(([why, times]) => `${times} × ${why}`);
     log(
-      `  noisy (${label}): healthy ${result.healthyDelivered}/${expected}; from the wave p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
+      `  noisy (${label}): ${writes.written}/${events} written${retried.length > 0 ? ` (sent again after ${retried.join(', ')})` : ''}${writes.neverWritten > 0 ? `, ${writes.neverWritten} never` : ''}; ` +
+        `healthy ${result.healthyDelivered}/${expected}; from the wave p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms; ` +
         `warm-up (${(warmUpMs / 1000).toFixed(1)} s) p50 ${warmUpLatency.p50Ms} ms, p99 ${warmUpLatency.p99Ms} ms, max ${warmUpLatency.maxMs} ms; ` +
         `${result.requestsPerSecond.toFixed(0)} requests/s; RSS ${peakRssMb.toFixed(0)} MiB; ${peakSockets} sockets; ` +
         `machine ${(100 * used.machineBusy).toFixed(0)} % busy; CPU s/s: ${JSON.stringify(cpuPerSecond, (_, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`,

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { COMMIT_SUFFIX } from './commit-with.js';
 
 const NAMED_UP_TO = 500;
 const PLAIN_QUERY = /^\s*(select|insert|update|delete|with)\b/i;
@@ -33,13 +34,29 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
         // the process. The query running on it fails with the same error (answered 503), and the pool
         // drops the client when it comes back.
         client.on('error', () => undefined);
+        // Whether the transaction on this connection committed with its last statement (commit-with.ts).
+        let committed = false;
         wrapper = {
           // Kysely calls query(sql, parameters); it passes a cursor only for streaming, which the service never does.
-          query: ((text: string, values: unknown[]) => {
+          query: (async (text: string, values: unknown[]) => {
+            if (committed) {
+              // Kysely's own COMMIT (or a ROLLBACK after a failure on our side) ends a transaction that is over.
+              if (/^(commit|rollback)$/i.test(text)) return { command: 'COMMIT', rowCount: null, rows: [] };
+              throw new Error('A statement was sent after its transaction committed with its last statement');
+            }
+            if (values.length === 0 && text.endsWith(COMMIT_SUFFIX)) {
+              // Several results, one per statement: the caller's is the first.
+              const results = (await client.query(text)) as unknown as pg.QueryResult[];
+              committed = true;
+              return results[0];
+            }
             const name = nameOf(text);
             return name === undefined ? client.query(text, values) : client.query({ name, text, values });
           }) as unknown as PostgresPoolClient['query'],
-          release: () => client.release(),
+          release: () => {
+            committed = false;
+            client.release();
+          },
         };
         wrappers.set(client, wrapper);
       }

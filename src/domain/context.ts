@@ -1,6 +1,7 @@
 // What every domain operation needs: the store, the clock, the settings that shape answers, and the
 // signal that tells the webhook worker new work was committed.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { commitWith } from '../db/commit-with.js';
 import type { DialectName, Store } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -56,15 +57,29 @@ export const UPKEEP_NOTICE = 'upkeep';
 /** transact's transactions, with the writes asked to come last in each (writeLast). */
 const lastWrites = new WeakMap<object, (() => Promise<unknown>)[]>();
 
+/** transact's transactions that commit as soon as the write running last now ends (executeLast). */
+const commitNext = new WeakSet<object>();
+
 /**
  * Asks for `write` to run as the last statements of `trx`, after its notifications, just before it
  * commits. Answers false, and runs nothing, when `trx` is not one of transact's: the caller then writes
- * at once.
+ * at once. The last statement of the last such write may commit `trx` with it (executeLast).
  */
 export function writeLast(trx: Executor, write: () => Promise<unknown>): boolean {
   const writes = lastWrites.get(trx);
   writes?.push(write);
   return writes !== undefined;
+}
+
+/**
+ * Runs `query`, the final statement of a write asked to come last (writeLast). When the transaction
+ * commits right after it (transact's own, not a request's that writes more), PostgreSQL commits with the
+ * statement, in one message (commit-with.ts), so that the rows it locks are not held while this process
+ * gets round to the COMMIT.
+ */
+export async function executeLast(trx: Executor, query: RawBuilder<unknown>): Promise<void> {
+  if (commitNext.delete(trx)) await commitWith(trx, query);
+  else await query.execute(trx);
 }
 
 /** Notes that a transaction scheduled delivery work, so that its commit wakes the workers. */
@@ -133,30 +148,50 @@ async function notify(ctx: DomainContext, executor: Executor, notices: readonly 
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   const request = currentRequestTransaction();
   if (request) {
-    const writing = startWriting(await request.join());
-    const { value, changes, upkeep } = await writeIn(ctx, writing, writing.db as Transaction<Database>, work);
-    request.onCommit(() => committed(ctx, changes, upkeep));
+    const trx = (await request.join()) as Transaction<Database>;
+    const { value, changes, last } = await writeIn(ctx, startWriting(trx), trx, work);
+    // The writes asked to come last wait for the request's own last record, so that the rows they lock
+    // are held only while the request commits.
+    request.beforeCommit((commitsAfter) => writeLastOnes(trx, last, commitsAfter));
+    request.onCommit(() => committed(ctx, changes, leftUpkeepWork(trx)));
     return value;
   }
   const writing = startWriting(ctx.db);
-  const { value, changes, upkeep } = await writing.db.transaction().execute((trx) => writeIn(ctx, writing, trx, work));
+  const { value, changes, upkeep } = await writing.db.transaction().execute(async (trx) => {
+    const { value, changes, last } = await writeIn(ctx, writing, trx, work);
+    await writeLastOnes(trx, last, true);
+    return { value, changes, upkeep: leftUpkeepWork(trx) };
+  });
   committed(ctx, changes, upkeep);
   return value;
 }
 
-/** The write, its notifications and the writes asked to come last, in `trx`. */
+/** The write and its notifications in `trx`, and the writes it asked to come last (writeLast), not yet run. */
 async function writeIn<T>(ctx: DomainContext, writing: Writing, trx: Transaction<Database>, work: (trx: Transaction<Database>) => Promise<T>) {
   writing.begin(trx);
   const last: (() => Promise<unknown>)[] = [];
   lastWrites.set(trx, last);
-  const done = await work(trx);
-  const changed = writing.changes();
+  const value = await work(trx);
+  const changes = writing.changes();
   const workers: [string, string][] = outboxChanges.has(trx) ? [[OUTBOX_CHANNEL, leftUpkeepWork(trx) ? UPKEEP_NOTICE : '']] : [];
-  await notify(ctx, trx, [...workers, ...(changed === null ? [] : readCacheNotices(ctx, changed))]);
-  // Last, as asked: what they write is no answer of the read-only API's, and they mark the outbox as
-  // they ask (writeLast).
-  for (const write of last) await write();
-  return { value: done, changes: changed, upkeep: leftUpkeepWork(trx) };
+  await notify(ctx, trx, [...workers, ...(changes === null ? [] : readCacheNotices(ctx, changes))]);
+  return { value, changes, last };
+}
+
+/**
+ * Runs the writes asked to come last: what they write is no answer of the read-only API's, and they mark
+ * the outbox as they ask (writeLast). When `trx` commits right after them, the final one may commit it
+ * with its statement (executeLast).
+ */
+async function writeLastOnes(trx: Executor, last: readonly (() => Promise<unknown>)[], commitsAfter: boolean): Promise<void> {
+  try {
+    for (const [n, write] of last.entries()) {
+      if (commitsAfter && n === last.length - 1) commitNext.add(trx);
+      await write();
+    }
+  } finally {
+    commitNext.delete(trx);
+  }
 }
 
 /** What follows a commit in this process: cached answers it changed dropped, the loops woken. */

@@ -108,7 +108,11 @@ export async function scheduleLast(trx: Executor, attempts: readonly NewAttempt[
     pending.push(...attempts);
   } else {
     const list = [...attempts];
-    if (!writeLast(trx, () => scheduleAttempts(trx, list))) {
+    const write = () => {
+      lastAttempts.delete(trx);
+      return scheduleAttempts(trx, list);
+    };
+    if (!writeLast(trx, write)) {
       await scheduleAttempts(trx, list);
       return;
     }

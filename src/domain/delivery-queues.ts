@@ -10,7 +10,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { greatest, isPostgres, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
-import { type Executor, markOutboxChanged } from './context.js';
+import { type Executor, executeLast, markOutboxChanged } from './context.js';
 
 /**
  * Healthy endpoints are sent to in batches; failing ones one probe at a time, in a lane of their own, and
@@ -77,8 +77,9 @@ function announcing(trx: Executor, also: RawBuilder<boolean> = sql<boolean>`1 = 
  * transactions commit, so on PostgreSQL two transactions could commit an endpoint's attempts out of
  * order and a claim take the later one first; `insert` therefore writes no row before `lockedFirst` has
  * locked the queues of `endpointIds` in id order (lockQueues), and those stay held until the commit.
- * On PostgreSQL all of it is one statement, and callers make it their transaction's last, so that writes
- * for the same endpoints wait for one round trip and a commit, not for a whole transaction.
+ * On PostgreSQL all of it is one statement, and callers make it their transaction's last (writeLast),
+ * which commits with it (executeLast), so that writes for the same endpoints wait for that statement and
+ * a commit, not for a whole transaction nor for this process to send the COMMIT.
  */
 export async function addToQueues(trx: Executor, endpointIds: readonly string[], dues: Dues, insert: (lockedFirst: RawBuilder<boolean>) => RawBuilder<unknown>): Promise<void> {
   if (!isPostgres(trx)) {
@@ -89,12 +90,15 @@ export async function addToQueues(trx: Executor, endpointIds: readonly string[],
   }
   const lockedFirst = queuesLockedFirst(endpointIds);
   if (dues.size === 0) {
-    await insert(lockedFirst).execute(trx);
+    await executeLast(trx, insert(lockedFirst));
     return;
   }
   // The announcement locks no queue before the insert has locked them all, in order.
-  await sql`WITH inserted AS (${insert(lockedFirst)} RETURNING seq), ${dueTable(trx, dues)}
-    ${announcing(trx, sql<boolean>`(SELECT count(*) FROM inserted) >= 0`)}`.execute(trx);
+  await executeLast(
+    trx,
+    sql`WITH inserted AS (${insert(lockedFirst)} RETURNING seq), ${dueTable(trx, dues)}
+    ${announcing(trx, sql<boolean>`(SELECT count(*) FROM inserted) >= 0`)}`,
+  );
 }
 
 /**

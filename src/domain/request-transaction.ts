@@ -14,6 +14,7 @@ export class RequestTransaction {
   private transaction: ControlledTransaction<Database> | null = null;
   private opening: Promise<ControlledTransaction<Database>> | null = null;
   private readonly afterCommit: (() => unknown)[] = [];
+  private readonly lastWrites: ((commitsAfter: boolean) => Promise<void>)[] = [];
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -30,16 +31,29 @@ export class RequestTransaction {
     return this.transaction;
   }
 
+  /**
+   * Runs `write` just before the commit, after the request's own last record, in the order asked; the
+   * final one is told that the transaction commits right after it (context.ts, executeLast).
+   */
+  beforeCommit(write: (commitsAfter: boolean) => Promise<void>): void {
+    this.lastWrites.push(write);
+  }
+
   /** Runs `action` once the transaction has committed; dropped if it rolls back. */
   onCommit(action: () => unknown): void {
     this.afterCommit.push(action);
   }
 
-  /** Writes `last` in the transaction (begun if nothing else began it) and commits; then what waited for the commit. */
+  /**
+   * Writes `last` in the transaction (begun if nothing else began it), then the writes asked to come
+   * before the commit, and commits; then what waited for the commit.
+   */
   async commit(last: (trx: Transaction<Database>) => Promise<unknown>): Promise<void> {
     const trx = (await this.join()) as ControlledTransaction<Database>;
     try {
       await last(trx);
+      const writes = this.lastWrites.splice(0);
+      for (const [n, write] of writes.entries()) await write(n === writes.length - 1);
       await trx.commit().execute();
     } catch (error) {
       // A failed commit keeps the connection until it is rolled back (Kysely releases it then).
@@ -59,6 +73,7 @@ export class RequestTransaction {
     const trx = this.transaction ?? (this.opening ? await this.opening.catch(() => null) : null);
     this.transaction = null;
     this.afterCommit.length = 0;
+    this.lastWrites.length = 0;
     await trx?.rollback().execute();
   }
 }

@@ -1,0 +1,76 @@
+// A write locks the delivery queues of the endpoints its event goes to, so that their attempts are
+// numbered in commit order (src/domain/delivery-queues.ts), and every other write for those endpoints
+// waits for the lock. It is held for the write's last statement only: the attempts reach PostgreSQL
+// together with the COMMIT, in one message (src/db/commit-with.ts), so that no lock waits for the
+// writing process to get round to sending the COMMIT, nor, for a keyed write, for its kept answer.
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { organizationWithTeams, useTestService } from '../support/service.js';
+import { usingPostgres } from '../support/test-database.js';
+import { rawAdmin } from '../http/admin/helpers.js';
+
+// ROLE=api: no worker sends while the test reads what was sent.
+const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+
+/** Every message the service's connections send, by connection, while `work` runs. */
+let sent: { connection: number; text: string }[] = [];
+beforeEach(() => {
+  sent = [];
+  const query = pg.Client.prototype.query;
+  vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client & { processID: number }, ...args: unknown[]) {
+    const first = args[0] as string | { text: string };
+    sent.push({ connection: this.processID, text: typeof first === 'string' ? first : first.text });
+    return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** The messages of the transaction that wrote the attempts, from its BEGIN to the message that wrote them. */
+function attemptsTransaction(): string[] {
+  const at = sent.findIndex((message) => /INSERT INTO webhook_attempts/.test(message.text));
+  expect(at).toBeGreaterThan(-1);
+  const connection = sent[at]!.connection;
+  const mine = sent.slice(0, at + 1).filter((message) => message.connection === connection).map((message) => message.text);
+  return mine.slice(mine.lastIndexOf('begin'));
+}
+
+describe.runIf(usingPostgres)('the queues a write locks (PostgreSQL)', () => {
+  async function teamWithEndpoints() {
+    const team = (await organizationWithTeams(t, 'growth', 1)).teams[0];
+    for (const n of [1, 2]) {
+      await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: `http://127.0.0.1:9/locks-${n}`, events: ['guide.created'] });
+    }
+    return team.id;
+  }
+
+  it('are held for its last statement only: the attempts and the COMMIT are one message, and nothing follows', async () => {
+    const team = await teamWithEndpoints();
+    sent = [];
+    const answer = await rawAdmin(t, 'POST', '/guides', JSON.stringify({ team_id: team, title: 'Locked briefly' }), { 'content-type': 'application/json' });
+    expect(answer.statusCode).toBe(201);
+    const transaction = attemptsTransaction();
+    expect(transaction.at(-1)).toMatch(/INSERT INTO webhook_attempts[\s\S]*;\ncommit$/);
+    expect(transaction.some((text) => /insert into "guides"/.test(text))).toBe(true);
+    // Kysely's own COMMIT, answered by the pool without sending it.
+    const connection = sent.find((message) => /INSERT INTO webhook_attempts/.test(message.text))!.connection;
+    expect(sent.filter((message) => message.connection === connection && message.text === 'commit')).toEqual([]);
+  });
+
+  it('of a keyed write, after its kept answer: nothing else is written while they are held', async () => {
+    const team = await teamWithEndpoints();
+    sent = [];
+    const answer = await rawAdmin(t, 'POST', '/guides', JSON.stringify({ team_id: team, title: 'Keyed, locked briefly' }), {
+      'content-type': 'application/json',
+      'idempotency-key': `locks-${Date.now()}`,
+    });
+    expect(answer.statusCode).toBe(201);
+    const transaction = attemptsTransaction();
+    expect(transaction.at(-1)).toMatch(/INSERT INTO webhook_attempts[\s\S]*;\ncommit$/);
+    const kept = transaction.findIndex((text) => /insert into "idempotency_keys"/.test(text));
+    expect(kept).toBeGreaterThan(-1);
+    expect(kept).toBe(transaction.length - 2);
+    // And the attempts are there, one to each endpoint, as a replay of the key finds the guide.
+    const attempts = await t.service.ctx.db.selectFrom('webhook_attempts').innerJoin('events', 'events.id', 'webhook_attempts.event_id').select('webhook_attempts.endpoint_id').where('events.payload', 'like', `%${answer.json().data.id}%`).execute();
+    expect(attempts).toHaveLength(2);
+  });
+});
