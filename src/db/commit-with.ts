@@ -10,6 +10,9 @@
 // its own, as a parameter sent without one has none, so PostgreSQL reads each exactly as it would have
 // read the parameter. The pool's wrapper (prepared-statements.ts) then answers Kysely's own COMMIT that
 // follows without sending it, and refuses any other statement on the connection until it is released.
+// Only for statements that carry no credential: PostgreSQL logs the text of a statement that fails, never
+// its parameters. And only for statements built with Kysely, whose text holds `$n` nowhere but in its
+// placeholders.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { isPostgres } from './sql-functions.js';

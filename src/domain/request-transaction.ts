@@ -4,8 +4,9 @@
 // first transact() in it begins the transaction and every later one joins it (and every query made
 // through the domain context in between runs in it: context.ts), and nothing is committed until the
 // request's answer is known: then its record is written and the transaction commits, or, for a refusal
-// or a failure, rolls back. What a commit sets off (waking the worker, dropping cached answers, a
-// vacuum) waits for that commit.
+// or a failure, rolls back. The writes its domain writes asked to come last (an event's attempts, which
+// lock their endpoints' queues: context.ts, writeLast) come after that record, just before the commit.
+// What a commit sets off (waking the worker, dropping cached answers, a vacuum) waits for that commit.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
