@@ -148,8 +148,9 @@ async function notify(ctx: DomainContext, executor: Executor, notices: readonly 
 export async function transact<T>(ctx: DomainContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   const request = currentRequestTransaction();
   if (request) {
-    const trx = (await request.join()) as Transaction<Database>;
-    const { value, changes, last } = await writeIn(ctx, startWriting(trx), trx, work);
+    const writing = startWriting(await request.join());
+    const trx = writing.db as Transaction<Database>;
+    const { value, changes, last } = await writeIn(ctx, writing, trx, work);
     // The writes asked to come last wait for the request's own last record, so that the rows they lock
     // are held only while the request commits.
     request.beforeCommit((commitsAfter) => writeLastOnes(trx, last, commitsAfter));

@@ -108,11 +108,7 @@ export async function scheduleLast(trx: Executor, attempts: readonly NewAttempt[
     pending.push(...attempts);
   } else {
     const list = [...attempts];
-    const write = () => {
-      lastAttempts.delete(trx);
-      return scheduleAttempts(trx, list);
-    };
-    if (!writeLast(trx, write)) {
+    if (!writeLast(trx, () => scheduleAttempts(trx, list))) {
       await scheduleAttempts(trx, list);
       return;
     }

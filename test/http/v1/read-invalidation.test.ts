@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEARTBEAT, LISTENER_NAME } from '../../../src/db/notification-listener.js';
+import { READS_CHANNEL } from '../../../src/domain/context.js';
 import type { ReadCache } from '../../../src/domain/read-cache.js';
-import { createGuide, createKey, organizationWithTeams, soloTeam, startTestService, type TestService } from '../../support/service.js';
+import { ADMIN_TOKEN, createGuide, createKey, organizationWithTeams, soloTeam, startTestService, type TestService } from '../../support/service.js';
 import { type TestDatabase, testDatabase, usingPostgres } from '../../support/test-database.js';
 import { eventually } from '../../support/waiting.js';
 
@@ -327,6 +328,30 @@ describe.runIf(usingPostgres)('PostgreSQL: the listening connection', () => {
       expect(logLines.some((line) => line.includes('no heartbeat back'))).toBe(true);
     } finally {
       for (const pid of quiet) process.kill(pid, 'SIGCONT');
+    }
+  });
+
+  it('a keyed write tells the other processes what it changed when its one transaction commits', async () => {
+    const w = await world();
+    const guide = w.guides[0]!;
+    const listener = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (notice) => heard.push(notice.payload ?? ''));
+    try {
+      await listener.query(`LISTEN ${READS_CHANNEL}`);
+      const edit = await uncached.service.app.inject({
+        method: 'PATCH',
+        url: `/admin/v1/guides/${guide.id}`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': `read-invalidation-${guide.id}` },
+        payload: JSON.stringify({ title: 'Edited elsewhere with a key' }),
+      });
+      expect(edit.statusCode).toBe(200);
+      // Without the notification the other process's cache would serve the old title until it next dropped everything.
+      await eventually('the change announced', () => (heard.some((payload) => payload.includes(guide.id)) ? true : undefined));
+      await eventually('the keyed edit seen', async () => ((await cached.get(`/v1/guides/${guide.id}`, w.orgKey)).json().data.title === 'Edited elsewhere with a key' ? true : undefined));
+    } finally {
+      await listener.end();
     }
   });
 });
