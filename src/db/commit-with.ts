@@ -23,16 +23,14 @@ export const COMMIT_SUFFIX = ';\ncommit';
 /**
  * Runs `query` as the last statement of the transaction `trx` and commits it with that statement, in
  * one message on PostgreSQL; on SQLite it only runs the statement (one writer at a time, nothing waits
- * on its locks), and the transaction commits as usual. Nothing may run in `trx` afterwards.
+ * on its locks), and the transaction commits as usual. Answers the statement's rows. Nothing may run in
+ * `trx` afterwards.
  */
-export async function commitWith(trx: Kysely<any>, query: RawBuilder<unknown>): Promise<void> {
-  if (!isPostgres(trx)) {
-    await query.execute(trx);
-    return;
-  }
+export async function commitWith<R>(trx: Kysely<any>, query: RawBuilder<R>): Promise<R[]> {
+  if (!isPostgres(trx)) return (await query.execute(trx)).rows;
   const compiled = query.compile(trx);
   const text = compiled.sql.replace(/\$(\d+)/g, (_, n: string) => literal(compiled.parameters[Number(n) - 1]));
-  await sql.raw(`${text}${COMMIT_SUFFIX}`).execute(trx);
+  return (await sql.raw<R>(`${text}${COMMIT_SUFFIX}`).execute(trx)).rows;
 }
 
 /** A parameter as PostgreSQL's text of it, quoted: what the extended protocol would have sent. */

@@ -109,14 +109,12 @@ export function wakeAfterCommit(ctx: DomainContext, upkeep: boolean): void {
 }
 
 /**
- * On PostgreSQL, tells the workers of every process that delivery work is ready, as the last statement
- * of `trx` and sent with its COMMIT (commit-with.ts): the notification is delivered when the transaction
- * commits, so no worker looks before the work is visible, and the queues the transaction locked are let
- * go as soon as PostgreSQL has run it, not when this process's event loop comes back to send the COMMIT.
- * Nothing may run in `trx` afterwards.
+ * A column for a PostgreSQL statement that tells the workers of every process that delivery work is
+ * ready when `when` holds for one of its rows (several notices of one transaction arrive as one), when
+ * the statement's transaction commits: for a statement that alone knows whether it left work ready.
  */
-export async function notifyWorkersAndCommit(ctx: DomainContext, trx: Executor): Promise<void> {
-  if (ctx.dialect === 'postgres') await commitWith(trx, noticesStatement([[OUTBOX_CHANNEL, '']]));
+export function notifyWorkersWith(when: RawBuilder<boolean>): RawBuilder<unknown> {
+  return sql`CASE WHEN ${when} THEN pg_notify(${OUTBOX_CHANNEL}, '') END AS notified`;
 }
 
 /**
@@ -137,12 +135,7 @@ function readCacheNotices(ctx: DomainContext, changes: Changes): [string, string
 /** On PostgreSQL, sends the notifications in one statement; they are delivered when `executor` commits. */
 async function notify(ctx: DomainContext, executor: Executor, notices: readonly [channel: string, payload: string][]): Promise<void> {
   if (ctx.dialect !== 'postgres' || notices.length === 0) return;
-  await noticesStatement(notices).execute(executor);
-}
-
-/** The one statement that sends these notifications (PostgreSQL). */
-function noticesStatement(notices: readonly [channel: string, payload: string][]): RawBuilder<unknown> {
-  return sql`select ${sql.join(notices.map(([channel, payload]) => sql`pg_notify(${channel}, ${payload})`))}`;
+  await sql`select ${sql.join(notices.map(([channel, payload]) => sql`pg_notify(${channel}, ${payload})`))}`.execute(executor);
 }
 
 /**

@@ -3,14 +3,16 @@
 // before its circuit breaker's next probe (`probe_at`), and while a worker holds it, the end of that
 // worker's lease. A claim reads the ready queues from an index, oldest first, and takes them by writing
 // its token and lease; the holder alone sends the endpoint's attempts, so first attempts leave in event
-// order. When its batch ends the holder works `ready_at` out again from the attempts. Writes that add
-// waiting attempts (an event, a resend, a redelivery) lower `ready_at` and count a revision, and the
-// holder's recomputation stands only if the revision is the one it knows: otherwise it may have missed an
-// attempt committed meanwhile, and it looks again.
+// order. Writes that add waiting attempts (an event, a resend, a redelivery) lower `ready_at`, or leave a
+// held queue's lease as it is; when its batch ends the holder works `ready_at` out again from the
+// attempts, holding the queue's lock (lockQueues; on SQLite the one writer's turn), so that it sees every
+// attempt added before and none is added until it has committed. (The `revision` column counted those
+// writes when the holder did not hold the lock; nothing reads it now.)
 import { type RawBuilder, sql } from 'kysely';
 import { greatest, isPostgres, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
-import { type Executor, executeLast, markOutboxChanged } from './context.js';
+import { commitWith } from '../db/commit-with.js';
+import { type Executor, executeLast, markOutboxChanged, notifyWorkersWith } from './context.js';
 
 /**
  * Healthy endpoints are sent to in batches; failing ones one probe at a time, in a lane of their own, and
@@ -30,8 +32,6 @@ export const QUEUE_LANE = sql<Lane>`CASE WHEN ${IN_LANE.healthy} THEN 'healthy' 
 export interface QueueClaim {
   endpointId: string;
   token: string;
-  /** The queue's revision when it was claimed (or last looked at by the holder). */
-  revision: number;
   /** Failed attempts in a row when it was claimed. */
   failures: number;
   /** Whether the endpoint had answered 2xx before (a new one has not). */
@@ -66,7 +66,7 @@ function dueTable(db: Executor, dues: Dues): RawBuilder<unknown> {
 /** The UPDATE that announces the work of `v` (dueTable) to its queues; `also` must hold as well. */
 function announcing(trx: Executor, also: RawBuilder<boolean> = sql<boolean>`1 = 1`): RawBuilder<unknown> {
   const earliest = greatest(trx, sql<string>`v_due`, sql<string>`coalesce(probe_at, v_due)`, sql<string>`coalesce(claimed_until, v_due)`);
-  return sql`UPDATE webhook_queues SET revision = revision + 1,
+  return sql`UPDATE webhook_queues SET
       ready_at = CASE WHEN ready_at IS NOT NULL AND ready_at <= ${earliest} THEN ready_at ELSE ${earliest} END
     FROM v WHERE endpoint_id = v_endpoint AND ${also}`;
 }
@@ -134,9 +134,9 @@ export async function claimReadyQueues(trx: Executor, counts: LaneCounts, now: D
     .set({ claim_token: token, claimed_until: lease, ready_at: lease })
     .where(sql<boolean>`endpoint_id IN (${taken})`)
     .where('ready_at', '<=', nowText)
-    .returning(['endpoint_id', 'revision', 'failures', 'proven'])
+    .returning(['endpoint_id', 'failures', 'proven'])
     .execute();
-  return rows.map((row) => ({ endpointId: row.endpoint_id, token, revision: row.revision, failures: row.failures, proven: row.proven === 1, lane: laneOf(row) }));
+  return rows.map((row) => ({ endpointId: row.endpoint_id, token, failures: row.failures, proven: row.proven === 1, lane: laneOf(row) }));
 }
 
 /** The lane of a queue (IN_LANE in JavaScript). */
@@ -189,44 +189,34 @@ function queuesLockedFirst(endpointIds: readonly string[]): RawBuilder<boolean> 
 export type Released = { readyAt: Date | null } | false;
 
 /**
- * Lets go of held queues, each once its batch's outcomes are written (in the same transaction, or
- * before): it becomes ready at its earliest waiting attempt, not before its next probe. All in one
- * statement; a queue whose revision moved on meanwhile is looked at again.
+ * Lets go of held queues once their batches' outcomes are written, as the last statement of `trx`, which
+ * commits with it (commitWith): each becomes ready at its earliest waiting attempt, not before its next
+ * probe. `trx` holds the queues' locks (lockQueues), so the statement sees every attempt added before it
+ * and none can be added until it has committed. On PostgreSQL the same statement tells every process's
+ * workers (notifyWorkersWith) when a queue it lets go has work due at `now`. A claim that was lost (its
+ * lease ran out and another worker took the queue) lets go of nothing: false.
  */
-export async function releaseQueues(db: Executor, claims: readonly QueueClaim[]): Promise<Map<string, Released>> {
-  const results = new Map<string, Released>();
-  let pending = [...claims];
-  while (pending.length > 0) {
-    const v = valuesTable(
-      db,
-      { v_endpoint: 'TEXT', v_token: 'TEXT', v_revision: 'INTEGER' },
-      pending.map((claim) => ({ v_endpoint: claim.endpointId, v_token: claim.token, v_revision: claim.revision })),
-    );
-    const waiting = earliestWaiting(sql<string>`webhook_queues.endpoint_id`);
-    const gated = greatest(db, waiting, sql<string | null>`coalesce(probe_at, ${waiting})`);
-    const released = await sql<{ endpoint_id: string; ready_at: string | null }>`WITH ${v}
-      UPDATE webhook_queues SET claim_token = NULL, claimed_until = NULL, ready_at = CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END
-      FROM v WHERE endpoint_id = v_endpoint AND claim_token = v_token AND revision = v_revision
-      RETURNING endpoint_id, ready_at`.execute(db);
-    for (const row of released.rows) results.set(row.endpoint_id, { readyAt: row.ready_at === null ? null : new Date(row.ready_at) });
-    const left = pending.filter((claim) => !results.has(claim.endpointId));
-    if (left.length === 0) break;
-    // Work was announced since (or the claim is gone): a new look sees what those writes committed.
-    const rows = await db
-      .selectFrom('webhook_queues')
-      .select(['endpoint_id', 'revision', 'claim_token'])
-      .where('endpoint_id', 'in', left.map((claim) => claim.endpointId))
-      .execute();
-    const now = new Map(rows.map((row) => [row.endpoint_id, row]));
-    pending = [];
-    for (const claim of left) {
-      const row = now.get(claim.endpointId);
-      if (!row || row.claim_token !== claim.token) results.set(claim.endpointId, false);
-      else pending.push({ ...claim, revision: row.revision });
-    }
-  }
-  return results;
+export async function releaseQueuesAndCommit(trx: Executor, claims: readonly QueueClaim[], now: Date): Promise<Map<string, Released>> {
+  const v = valuesTable(trx, { v_endpoint: 'TEXT', v_token: 'TEXT' }, claims.map((claim) => ({ v_endpoint: claim.endpointId, v_token: claim.token })));
+  const waiting = earliestWaiting(sql<string>`webhook_queues.endpoint_id`);
+  const gated = greatest(trx, waiting, sql<string | null>`coalesce(probe_at, ${waiting})`);
+  const release = sql`UPDATE webhook_queues SET claim_token = NULL, claimed_until = NULL, ready_at = CASE WHEN ${waiting} IS NULL THEN NULL ELSE ${gated} END
+    FROM v WHERE endpoint_id = v_endpoint AND claim_token = v_token
+    RETURNING endpoint_id, ready_at`;
+  const statement = isPostgres(trx)
+    ? sql<ReleasedRow>`WITH ${v}, released AS (${release})
+      SELECT endpoint_id, ready_at, ${notifyWorkersWith(sql<boolean>`ready_at <= ${timestamp(now)}`)} FROM released`
+    : sql<ReleasedRow>`WITH ${v} ${release}`;
+  const released = new Map((await commitWith(trx, statement)).map((row) => [row.endpoint_id, row.ready_at]));
+  return new Map(
+    claims.map((claim): [string, Released] => {
+      const readyAt = released.get(claim.endpointId);
+      return [claim.endpointId, readyAt === undefined ? false : { readyAt: readyAt === null ? null : new Date(readyAt) }];
+    }),
+  );
 }
+
+type ReleasedRow = { endpoint_id: string; ready_at: string | null };
 
 /** Endpoints' breakers after their outcomes: failures in a row, and when the next attempt may go (null: at once). A breaker at 0 failures follows a 2xx, which proves the endpoint. */
 export interface Breaker {
@@ -254,7 +244,6 @@ export async function liftProbeGate(trx: Executor, endpointId: string): Promise<
     .updateTable('webhook_queues')
     .set({
       probe_at: null,
-      revision: sql`revision + 1`,
       ready_at: sql`CASE WHEN claim_token IS NULL THEN ${earliestWaiting(endpointId)} ELSE ready_at END`,
     })
     .where('endpoint_id', '=', endpointId)

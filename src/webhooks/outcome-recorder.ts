@@ -11,8 +11,8 @@
 // An urgent job cuts a longer wait short. A batch asks for its release as soon as it ends, behind its
 // outcomes; if writing one of them failed, the release is refused too, so the queue stays held until
 // its lease runs out (worker.ts).
-import { type DomainContext, leftUpkeepWork, notifyWorkersAndCommit, wakeAfterCommit } from '../domain/context.js';
-import { lockQueues, type QueueClaim, type Released, releaseQueues } from '../domain/delivery-queues.js';
+import { type DomainContext, leftUpkeepWork, wakeAfterCommit } from '../domain/context.js';
+import { lockQueues, type QueueClaim, type Released, releaseQueuesAndCommit } from '../domain/delivery-queues.js';
 import type { ClaimedAttempt } from './attempt-claims.js';
 import { LostClaimError, type RetryPolicy, recordOutcomes, type SentAttempt } from './attempt-outcome.js';
 
@@ -127,14 +127,13 @@ export class OutcomeRecorder {
         const recorded = await recordOutcomes(trx, this.ctx, this.policy, outcomes);
         outcomes.forEach((job, index) => results.set(job, recorded[index]));
         const releases = group.filter((job): job is Extract<Job, { kind: 'release' }> => job.kind === 'release');
-        const released = await releaseQueues(trx, releases.map((job) => job.claim));
-        for (const job of releases) results.set(job, released.get(job.claim.endpointId)!);
         upkeep = leftUpkeepWork(trx);
-        // A queue let go with work due is for any worker to take, here or in another process. The
-        // notification commits the group as it goes, so that its queues' locks are not held for one more
-        // round trip (a busy worker's COMMIT kept writes for those endpoints waiting).
-        const now = this.ctx.clock.now().getTime();
-        if ([...released.values()].some((queue) => queue && queue.readyAt !== null && queue.readyAt.getTime() <= now)) await notifyWorkersAndCommit(this.ctx, trx);
+        // The releases commit the group as they go, so that its queues' locks are not held for one more
+        // round trip while the worker's event loop gets round to the COMMIT (writes for those endpoints
+        // wait for them); a queue let go with work due is for any worker to take, here or in another process.
+        if (releases.length === 0) return;
+        const released = await releaseQueuesAndCommit(trx, releases.map((job) => job.claim), this.ctx.clock.now());
+        for (const job of releases) results.set(job, released.get(job.claim.endpointId)!);
       });
     } catch (error) {
       for (const job of group) {

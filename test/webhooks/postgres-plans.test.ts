@@ -55,7 +55,7 @@ describe.runIf(usingPostgres)('PostgreSQL: reading a queue’s front', () => {
     await sql`ANALYZE webhook_attempts`.execute(db);
     await sql`UPDATE webhook_attempts SET status = 'delivered' WHERE seq IN (SELECT seq FROM webhook_attempts ORDER BY seq LIMIT 27000)`.execute(db);
 
-    const claim = { endpointId: endpoints[0]!.id, token: 'read-only', revision: 0, failures: 0, proven: true };
+    const claim = { endpointId: endpoints[0]!.id, token: 'read-only', failures: 0, proven: true };
     const plan = await planOfFirst(db, async (reading) => {
       const next = await nextAttempts({ ...t.service.ctx, db: reading }, [{ claim, afterSeq: 0, count: 100 }]);
       expect(next.get(endpoints[0]!.id)!.attempts).toHaveLength(100);

@@ -4,12 +4,14 @@
 // together with the COMMIT, in one message (src/db/commit-with.ts), so that no lock waits for the
 // writing process to get round to sending the COMMIT, nor, for a keyed write, for its kept answer. A
 // worker's group of outcomes locks the queues it records and lets go of, and its last statement (the
-// notification that a queue let go has work ready) goes with its COMMIT too.
+// release, which also tells the workers when a queue it lets go has work ready) goes with its COMMIT too.
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { organizationWithTeams, useTestService } from '../support/service.js';
 import { usingPostgres } from '../support/test-database.js';
 import { rawAdmin } from '../http/admin/helpers.js';
+import { OUTBOX_CHANNEL } from '../../src/domain/context.js';
 import { claimBatches } from '../../src/webhooks/attempt-claims.js';
 import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
 
@@ -80,7 +82,7 @@ describe.runIf(usingPostgres)('the queues a write locks (PostgreSQL)', () => {
 });
 
 describe.runIf(usingPostgres)("the queues a worker's group of outcomes locks (PostgreSQL)", () => {
-  it('are let go with the COMMIT: the notification that a queue let go has work ready is the last statement, in the same message', async () => {
+  it('are let go with the COMMIT: the release, which tells the workers that its queue has work ready, is the last statement, in the same message', async () => {
     const team = (await organizationWithTeams(t, 'growth', 1)).teams[0];
     const endpoint = await t.admin('POST', '/webhook-endpoints', { home: { type: 'team', id: team.id }, url: 'http://127.0.0.1:9/group', events: ['guide.created'] });
     await t.admin('POST', '/guides', { team_id: team.id, title: 'Waits behind the ping' });
@@ -89,22 +91,41 @@ describe.runIf(usingPostgres)("the queues a worker's group of outcomes locks (Po
     // One attempt a batch, so that the queue still has work when its batch lets it go.
     const batch = (await claimBatches(t.service.ctx, { healthy: { endpoints: 10, perEndpoint: 1 }, leaseMs: 1000 })).find((each) => each.claim.endpointId === endpoint.id)!;
     const recorder = new OutcomeRecorder(t.service.ctx, { retryDelaysMs: [1000], pauseAfterMs: 86_400_000 }, { urgentEveryMs: 0, deliveredEveryMs: 0 });
-    sent = [];
-    const delivered = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
-    const recorded = recorder.record(batch.attempts[0]!, { at: t.clock.now(), headers: '{}', outcome: delivered, failuresBefore: 0, proving: false, token: batch.claim.token });
-    const released = await recorder.release(batch.claim);
-    await recorded;
-    expect(released).toEqual({ readyAt: expect.any(Date) });
+    const listener = await listening(OUTBOX_CHANNEL);
+    try {
+      sent = [];
+      const delivered = { delivered: true, status: 200, body: '', error: null, durationMs: 5 };
+      const recorded = recorder.record(batch.attempts[0]!, { at: t.clock.now(), headers: '{}', outcome: delivered, failuresBefore: 0, proving: false, token: batch.claim.token });
+      const released = await recorder.release(batch.claim);
+      await recorded;
+      expect(released).toEqual({ readyAt: expect.any(Date) });
 
-    const at = sent.findIndex((message) => /UPDATE webhook_queues SET claim_token = NULL/.test(message.text));
-    expect(at).toBeGreaterThan(-1);
-    const mine = sent.filter((message) => message.connection === sent[at]!.connection).map((message) => message.text);
-    const group = mine.slice(mine.lastIndexOf('begin'));
-    expect(group.at(-1)).toMatch(/^select pg_notify\('guide_service_outbox', ''\);\ncommit$/);
-    expect(group.at(-2)).toMatch(/UPDATE webhook_queues SET claim_token = NULL/);
-    // Kysely's own COMMIT is answered by the pool without sending it, and the queue is let go for good.
-    expect(mine.filter((text) => text === 'commit')).toEqual([]);
-    const queue = await t.service.ctx.db.selectFrom('webhook_queues').select('claim_token').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
-    expect(queue.claim_token).toBeNull();
+      const at = sent.findIndex((message) => /UPDATE webhook_queues SET claim_token = NULL/.test(message.text));
+      expect(at).toBeGreaterThan(-1);
+      const mine = sent.filter((message) => message.connection === sent[at]!.connection).map((message) => message.text);
+      const group = mine.slice(mine.lastIndexOf('begin'));
+      expect(group.at(-1)).toMatch(/UPDATE webhook_queues SET claim_token = NULL[\s\S]*pg_notify\('guide_service_outbox', ''\)[\s\S]*;\ncommit$/);
+      expect(group.some((text) => /UPDATE webhook_attempts/.test(text))).toBe(true);
+      // Kysely's own COMMIT is answered by the pool without sending it; the queue is let go for good, and
+      // every process's workers hear that it is ready.
+      expect(mine.filter((text) => text === 'commit')).toEqual([]);
+      const queue = await t.service.ctx.db.selectFrom('webhook_queues').select('claim_token').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
+      expect(queue.claim_token).toBeNull();
+      await listener.heard();
+    } finally {
+      await listener.end();
+    }
   });
 });
+
+/** A connection of its own to the service's database, listening on `channel`. */
+async function listening(channel: string) {
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.service.ctx.db);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${rows[0]!.name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  const notice = new Promise<void>((resolve) => client.once('notification', () => resolve()));
+  await client.query(`LISTEN ${channel}`);
+  return { heard: () => notice, end: () => client.end() };
+}
