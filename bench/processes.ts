@@ -1,5 +1,5 @@
 // Child processes of the benchmark: each one is spawned through here so that a crash, an error or ctrl-c
-// never leaves a service, a ceiling or a receiver running after the benchmark ends.
+// never leaves a service, a ceiling, a receiver or the benchmark's servers running after it ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,11 +15,29 @@ export interface Child {
 }
 
 const running = new Set<Child>();
+/** What else must be stopped when the benchmark ends, however it ends: servers started by a script. */
+const alsoStopped = new Set<() => void>();
 let hooked = false;
 
 function killEverything(): void {
   for (const child of running) child.process.kill('SIGKILL');
   running.clear();
+  for (const stop of alsoStopped) stop();
+  alsoStopped.clear();
+}
+
+/**
+ * Runs `stop` (synchronous) when the benchmark exits, on an error or a signal too, unless the answer is
+ * called first, which runs it then: for what is not a child of this process, such as the PostgreSQL and
+ * Redis the servers' script leaves running (a bench stopped by ctrl-c used to leave them).
+ */
+export function stopAtExit(stop: () => void): () => void {
+  hookExit();
+  const once = () => {
+    if (alsoStopped.delete(once)) stop();
+  };
+  alsoStopped.add(once);
+  return once;
 }
 
 function hookExit(): void {

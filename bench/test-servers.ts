@@ -1,10 +1,12 @@
 // PostgreSQL and Redis for the benchmark's runs on the scale-out store: started on loopback by the
 // same script the test suite uses (scripts/start-test-servers.sh), with PostgreSQL's durable defaults
-// (fsync and synchronous commit on, as a deployment runs it), and stopped with everything in them.
+// (fsync and synchronous commit on, as a deployment runs it), and stopped with everything in them when
+// the benchmark ends, however it ends (processes.ts).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { repoRoot } from './paths.js';
+import { stopAtExit } from './processes.js';
 
 export interface BenchServers {
   /** A PostgreSQL server the bench may create databases on. */
@@ -26,6 +28,9 @@ export function startBenchServers(options: { statements: boolean }): BenchServer
   const env = { ...process.env, TEST_PG_DURABLE: '1', ...(options.statements ? { TEST_PG_OPTIONS: STATEMENT_COUNTING } : {}) };
   const output = execFileSync('bash', [join(repoRoot, 'scripts', 'start-test-servers.sh')], { encoding: 'utf8', env });
   const vars = Object.fromEntries([...output.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
+  const stop = stopAtExit(() =>
+    execFileSync('bash', [join(repoRoot, 'scripts', 'stop-test-servers.sh')], { env: { ...process.env, TEST_SERVERS_DIR: vars.TEST_SERVERS_DIR! } }),
+  );
   const postgresUrl = vars.TEST_DATABASE_URL!;
   let databases = 0;
   const made: string[] = [];
@@ -56,8 +61,6 @@ export function startBenchServers(options: { statements: boolean }): BenchServer
       url.pathname = `/${name}`;
       return url.toString();
     },
-    stop() {
-      execFileSync('bash', [join(repoRoot, 'scripts', 'stop-test-servers.sh')], { env: { ...process.env, TEST_SERVERS_DIR: vars.TEST_SERVERS_DIR! } });
-    },
+    stop,
   };
 }
