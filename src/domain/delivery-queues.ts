@@ -9,9 +9,9 @@
 // attempt added before and none is added until it has committed. (The `revision` column counted those
 // writes when the holder did not hold the lock; nothing reads it now.)
 import { type RawBuilder, sql } from 'kysely';
+import { commitWith } from '../db/commit-with.js';
 import { greatest, isPostgres, valuesTable } from '../db/sql-functions.js';
 import { timestamp } from './clock.js';
-import { commitWith } from '../db/commit-with.js';
 import { type Executor, executeLast, markOutboxChanged, notifyWorkersWith } from './context.js';
 
 /**

@@ -8,12 +8,12 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { organizationWithTeams, useTestService } from '../support/service.js';
-import { usingPostgres } from '../support/test-database.js';
-import { rawAdmin } from '../http/admin/helpers.js';
 import { OUTBOX_CHANNEL } from '../../src/domain/context.js';
 import { claimBatches } from '../../src/webhooks/attempt-claims.js';
 import { OutcomeRecorder } from '../../src/webhooks/outcome-recorder.js';
+import { rawAdmin } from '../http/admin/helpers.js';
+import { organizationWithTeams, useTestService } from '../support/service.js';
+import { usingPostgres } from '../support/test-database.js';
 
 // ROLE=api: no worker sends while the test reads what was sent.
 const t = useTestService({ ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
