@@ -12,7 +12,8 @@ import { newId } from './ids.js';
 import { findOrganization, requireOrganization } from './organizations.js';
 import { remember } from './read-cache.js';
 import { dependsOn, tag, touched } from './read-dependencies.js';
-import { type Home, findTeam, homeOf, requireTeam } from './teams.js';
+import { type Home, homeOf } from './homes.js';
+import { findTeam, requireTeam } from './teams.js';
 import { API_KEY_COLUMNS } from '../db/columns.js';
 
 /**

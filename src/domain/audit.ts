@@ -13,7 +13,7 @@ import { timestamp } from './clock.js';
 import type { DomainContext, Executor } from './context.js';
 import { newId } from './ids.js';
 import { afterPosition, type KeysetPosition, pageOf, rowsToRead } from './keyset-cursor.js';
-import type { Home } from './teams.js';
+import type { Home } from './homes.js';
 
 /** Who acts: a signed-in person, the operator, or a management key (shared decisions §11). */
 export type AuditActor = { type: 'person'; id: string } | { type: 'operator'; id: null } | { type: 'api_key'; id: string };

@@ -8,7 +8,7 @@ import type { Scope } from './api-keys.js';
 import type { DomainContext, Executor } from './context.js';
 import { SUBSCRIBABLE_EVENTS } from './events.js';
 import type { KeysetPosition } from './keyset-cursor.js';
-import type { Home } from './teams.js';
+import type { Home } from './homes.js';
 
 /** Every type of the feed: `ping` only tests an endpoint and is never in it. */
 export const FEED_EVENT_TYPES = SUBSCRIBABLE_EVENTS;

@@ -15,8 +15,15 @@
 // LISTEN/NOTIFY (src/service.ts). While notifications could be missed the cache is suspended: nothing is
 // served from it or kept in it.
 import { randomUUID } from 'node:crypto';
-import type { DomainContext } from './context.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { type Changes, changedTag, type Dependencies, inherit, kindOf, startReading, type TagKind } from './read-dependencies.js';
+
+/** What the cache needs of a domain context (context.ts's DomainContext is one): its store, and the cache. */
+export interface CacheContext {
+  db: Kysely<Database>;
+  readCache?: ReadCache;
+}
 
 /**
  * Why everything was dropped: a write that did not say what it changed (here or in another process),
@@ -144,7 +151,7 @@ export class ReadCache {
    * answer is computed on `ctx`, that answer depends on everything this one does, whether it was kept or
    * computed. A `part` (of answers, see `rememberPart`) is counted apart from the API's answers.
    */
-  async remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>, part = false): Promise<T> {
+  async remember<C extends CacheContext, T>(ctx: C, key: string, compute: (reader: C) => Promise<T>, part = false): Promise<T> {
     this.noteExternalChanges();
     if (this.suspended) return compute(ctx);
     const entry = this.hit(key);
@@ -184,7 +191,7 @@ export class ReadCache {
    * with the tags it depends on (a part it leaves out is absent from the answer). Meant for the parts of
    * an answer being computed on `ctx`: that answer depends on the tags of every part it took, kept or not.
    */
-  async rememberEach<T>(ctx: DomainContext, keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, Part<T>>>): Promise<Map<string, T>> {
+  async rememberEach<T>(ctx: CacheContext, keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, Part<T>>>): Promise<Map<string, T>> {
     this.noteExternalChanges();
     const found = new Map<string, T>();
     const missing: string[] = [];
@@ -288,7 +295,7 @@ export class ReadCache {
 }
 
 /** Through the context's cache when it has one; computed every time otherwise. */
-export function remember<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
+export function remember<C extends CacheContext, T>(ctx: C, key: string, compute: (reader: C) => Promise<T>): Promise<T> {
   return ctx.readCache ? ctx.readCache.remember(ctx, key, compute) : compute(ctx);
 }
 
@@ -297,13 +304,13 @@ export function remember<T>(ctx: DomainContext, key: string, compute: (reader: D
  * one: kept and dropped like an answer, and the answer being computed on `ctx`, if any, depends on
  * everything the part does. Computed every time otherwise.
  */
-export function rememberPart<T>(ctx: DomainContext, key: string, compute: (reader: DomainContext) => Promise<T>): Promise<T> {
+export function rememberPart<C extends CacheContext, T>(ctx: C, key: string, compute: (reader: C) => Promise<T>): Promise<T> {
   return ctx.readCache ? ctx.readCache.remember(ctx, key, compute, true) : compute(ctx);
 }
 
 /** Parts through the context's cache when it has one (see `ReadCache.rememberEach`); all computed otherwise. */
 export async function rememberEach<T>(
-  ctx: DomainContext,
+  ctx: CacheContext,
   keys: readonly string[],
   compute: (missing: string[]) => Promise<Map<string, Part<T>>>,
 ): Promise<Map<string, T>> {

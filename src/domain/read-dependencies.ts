@@ -5,9 +5,13 @@
 // write (`touched`). Neither has to be trusted blindly: every statement of a cached computation is seen,
 // and an answer that read a table none of its tags stands for is not kept; a transaction that writes a
 // watched table it did not declare drops every cached answer.
+import type { Kysely } from 'kysely';
 import { ReadRecorder, WriteRecorder } from '../db/change-watch.js';
-import type { DomainContext, Executor } from './context.js';
+import type { Database } from '../db/schema.js';
 import { titleContains } from './text-fold.js';
+
+/** What reads and writes run on (context.ts's Executor; named here so that this module needs nothing of it). */
+type Executor = Kysely<Database>;
 
 /** Each kind of tag, and the tables whose rows it stands for. */
 const TAG_TABLES = {
@@ -100,14 +104,14 @@ export interface Dependencies {
   searchTerm?: string;
 }
 
-export interface Reading {
+export interface Reading<C> {
   /** The context to compute on: its statements are watched and its dependencies collected. */
-  ctx: DomainContext;
+  ctx: C;
   /** What the computation depended on, and the tables it read that none of its tags stands for. */
   finish(): Dependencies & { uncovered: string[] };
 }
 
-export function startReading(ctx: DomainContext): Reading {
+export function startReading<C extends { db: Executor }>(ctx: C): Reading<C> {
   const recorder = new ReadRecorder();
   const db = ctx.db.withPlugin(recorder);
   const scope: ReadScope = { tags: new Set() };

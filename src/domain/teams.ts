@@ -1,10 +1,11 @@
 // Teams: a team belongs to at most one organization and takes its plan from it; a team without one has
 // its own plan. A team can join an organization later.
 import { fieldsSet, recordAudit } from './audit.js';
-import type { KeyHomeType, Plan, TeamsTable } from '../db/schema.js';
+import type { Plan, TeamsTable } from '../db/schema.js';
 import { timestamp } from './clock.js';
 import { type DomainContext, type Executor, transact } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
+import type { Home } from './homes.js';
 import { newId } from './ids.js';
 import { requireOrganization } from './organizations.js';
 import { rememberPart } from './read-cache.js';
@@ -19,16 +20,6 @@ export interface TeamInput {
   organization_id?: string | null;
   plan?: Plan;
   brand_color?: string | null;
-}
-
-export interface Home {
-  type: KeyHomeType;
-  id: string;
-}
-
-/** The home a row of a resource that has one (an API key, a webhook endpoint) belongs to. */
-export function homeOf(row: { home_type: KeyHomeType; home_id: string }): Home {
-  return { type: row.home_type, id: row.home_id };
 }
 
 export async function createTeam(ctx: DomainContext, input: TeamInput): Promise<Team> {

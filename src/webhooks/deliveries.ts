@@ -4,7 +4,7 @@
 // endpoint's queue. The `failed` filter shows each event's final outcome (shared decisions §11): a failed
 // attempt whose event a later attempt delivered is not listed.
 import { recordAudit } from '../domain/audit.js';
-import { homeOf } from '../domain/teams.js';
+import { homeOf } from '../domain/homes.js';
 import type { AttemptStatus } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';

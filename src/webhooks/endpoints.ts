@@ -11,7 +11,8 @@ import { InvalidInputError, LimitReachedError, NotFoundError } from '../domain/e
 import { type EventType, recordEvent, SUBSCRIBABLE_EVENTS, type SubscribableEvent } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import { requireOrganization } from '../domain/organizations.js';
-import { type Home, homeOf, requireTeam } from '../domain/teams.js';
+import { type Home, homeOf } from '../domain/homes.js';
+import { requireTeam } from '../domain/teams.js';
 import { checkPublicUrl, type Resolver } from './network-guard.js';
 import { newSigningKey } from './signing.js';
 import { testEventData } from './test-events.js';

@@ -3,7 +3,7 @@
 // is a conditional update from active, so only the one writer that makes it also queues the mail. While
 // paused, pending attempts and new events are `missed`; resuming can send them again, oldest first.
 import { recordAudit } from '../domain/audit.js';
-import { homeOf } from '../domain/teams.js';
+import { homeOf } from '../domain/homes.js';
 import type { PausedReason } from '../db/schema.js';
 import { timestamp } from '../domain/clock.js';
 import { type DomainContext, type Executor, transact } from '../domain/context.js';

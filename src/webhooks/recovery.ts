@@ -13,7 +13,7 @@ import { type DomainContext, type Executor, transact } from '../domain/context.j
 import { madeAfter, type NewAttempt, scheduleAttempts } from '../domain/delivery-attempts.js';
 import { lockQueues } from '../domain/delivery-queues.js';
 import { ConflictError, InvalidInputError } from '../domain/errors.js';
-import { homeOf } from '../domain/teams.js';
+import { homeOf } from '../domain/homes.js';
 import { requireEndpoint } from './endpoints.js';
 
 // Attempts written by one statement at most (bound parameters stay well under each store's limit).

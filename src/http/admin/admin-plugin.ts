@@ -1,6 +1,5 @@
 // The management API under /admin/v1 (decisions §7): the application's back end, behind ADMIN_TOKEN for
 // the operator and behind a console session for people, whose rights the policies check route by route.
-import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import type { EndpointPolicy } from '../../webhooks/endpoints.js';
@@ -37,6 +36,7 @@ import { registerDeliveries } from './deliveries.js';
 import { registerMail } from './mail.js';
 import { registerAuditEvents } from './audit-events.js';
 import { registerWebhookEndpoints } from './webhook-endpoints.js';
+import type { AdminDeps } from './admin-routes.js';
 import { AdminPolicies } from './policies.js';
 import { MANAGEMENT_KEY_NOTE, MANAGEMENT_KEY_OPERATIONS } from './management-key-operations.js';
 
@@ -63,16 +63,6 @@ const ADMIN_ERRORS: readonly ErrorCode[] = [
   'internal_error',
   'service_unavailable',
 ];
-
-export interface AdminDeps {
-  ctx: DomainContext;
-  endpointPolicy: EndpointPolicy;
-  /** Who may do what: every route that serves people checks them here. */
-  can: AdminPolicies;
-  respond: (status: number, description: string, success: TSchema | null) => ReturnType<typeof responses>;
-}
-
-export type AdminRoutes = (app: TypeBoxApp, deps: AdminDeps) => void;
 
 export interface AdminOptions {
   ctx: DomainContext;

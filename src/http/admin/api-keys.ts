@@ -1,7 +1,7 @@
 // API keys (decisions §7): the secret is in the creation answer and nowhere else, ever.
 import { Type } from '@sinclair/typebox';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentApiKey } from './presenters.js';
 import { HomeQuery, IdParams, NewApiKey } from './schemas.js';
 

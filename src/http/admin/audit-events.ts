@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, auditPage } from '../../domain/audit.js';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { invalidRequest } from '../problem.js';
 import { Cursor, Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentAuditEvent } from './presenters.js';
 import { HomeType } from './schemas.js';
 

@@ -6,7 +6,7 @@ import { EVENT_TYPES } from '../../domain/events.js';
 import { UUID_START_PATTERN } from '../../domain/ids.js';
 import { ProblemError } from '../problem.js';
 import { ACCEPTS, Cursor, Nullable, StringEnum, Timestamp } from '../schemas/common.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentAttempt } from './presenters.js';
 import { IdParams } from './schemas.js';
 import { ATTEMPT_STATUSES } from './webhook-schemas.js';

@@ -15,7 +15,7 @@ import type { DomainContext } from '../../domain/context.js';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { teamGuideList } from '../../domain/team-guide-list.js';
 import { Cursor, Nullable, Uuid } from '../schemas/common.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentAdminGuide, presentGuideSummary } from './presenters.js';
 import { GuideFields, IdParams, NewGuide } from './schemas.js';
 

@@ -1,7 +1,7 @@
 // The mail outbox (decisions §7): what the service sent, or would have sent without SMTP_URL.
 import { Type } from '@sinclair/typebox';
 import { listMail } from '../../mail/mail-outbox.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentMail } from './presenters.js';
 
 export const registerMail: AdminRoutes = (app, { ctx, respond }) => {

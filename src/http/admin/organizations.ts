@@ -9,7 +9,7 @@ import {
   updateOrganization,
 } from '../../domain/organizations.js';
 import { Uuid } from '../schemas/common.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { addOrganizationAdminByEmail } from '../../auth/invitations.js';
 import { callerName } from './caller-name.js';
 import { presentOrganization, presentUser } from './presenters.js';

@@ -4,7 +4,7 @@ import { listMembers, putMember, removeMember } from '../../domain/members.js';
 import { createTeam, requireTeam, type Team, teamPlans, updateTeam } from '../../domain/teams.js';
 import { createUser, requireUser } from '../../domain/users.js';
 import { Uuid } from '../schemas/common.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentMember, presentTeam, presentUser } from './presenters.js';
 import { IdParams, NewTeam, PersonByEmail, RoleSchema, TeamFields, UserFields } from './schemas.js';
 import { addTeamMemberByEmail } from '../../auth/invitations.js';

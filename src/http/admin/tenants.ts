@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { tenantPage } from '../../domain/tenants.js';
 import { keysetList, NOT_THIS_LIST } from '../keyset-page.js';
 import { Cursor, Nullable, StringEnum, Timestamp, Uuid } from '../schemas/common.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { PlanSchema } from './schemas.js';
 
 const Tenant = Type.Object(

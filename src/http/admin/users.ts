@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { eraseUser } from '../../domain/erasure.js';
 import { findUserByEmail } from '../../domain/users.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentUser } from './presenters.js';
 import { IdParams } from './schemas.js';
 

@@ -2,7 +2,7 @@
 // decisions §11), list, read, change, delete, reveal and rotate the signing key, pause, resume, recover what
 // failed since a time, and ping (or send a test event of any type) on demand.
 import { Type } from '@sinclair/typebox';
-import { homeOf } from '../../domain/teams.js';
+import { homeOf } from '../../domain/homes.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -17,7 +17,7 @@ import {
 import { endpointHealth } from '../../webhooks/health.js';
 import { pauseByHand, resumeEndpoint } from '../../webhooks/pausing.js';
 import { recoverEndpoint } from '../../webhooks/recovery.js';
-import type { AdminRoutes } from './admin-plugin.js';
+import type { AdminRoutes } from './admin-routes.js';
 import { presentEndpointHealth } from './presenters.js';
 import { HomeQuery, IdParams } from './schemas.js';
 import { signingKeysAt, standardWebhooksSecret } from '../../webhooks/signing.js';

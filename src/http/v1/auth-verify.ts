@@ -1,6 +1,6 @@
 // GET /auth/verify (spec §4.1): confirms the key works and says what it is.
 import { Type } from '@sinclair/typebox';
-import type { V1Routes } from './v1-plugin.js';
+import type { V1Routes } from './v1-routes.js';
 import { NoParameters } from '../schemas/common.js';
 import { admittedKey } from './key-auth.js';
 import { presentKey } from './presenters.js';

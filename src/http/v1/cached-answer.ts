@@ -31,7 +31,7 @@ export async function sendCached(
   key: readonly unknown[],
   compute: (reader: DomainContext) => Promise<unknown>,
 ): Promise<FastifyReply> {
-  const cached = await remember<CachedBody>(ctx, JSON.stringify(key), async (reader) => {
+  const cached = await remember(ctx, JSON.stringify(key), async (reader): Promise<CachedBody> => {
     const body = Buffer.from(reply.serializeInput((await compute(reader)) as Record<string, unknown>, '200', 'application/json') as string);
     return { body, etag: entityTag(body) };
   });

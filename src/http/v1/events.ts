@@ -12,7 +12,7 @@ import { CommaSeparated, Cursor, StringEnum } from '../schemas/common.js';
 import { presentEventPage } from './event-feed-presenter.js';
 import { EventPage } from './event-feed-schemas.js';
 import { admittedKey, readmit } from './key-auth.js';
-import type { V1Routes } from './v1-plugin.js';
+import type { V1Routes } from './v1-routes.js';
 
 /** Looks again after a wake-up that found nothing: from this many ms, doubling up to the last. */
 const RECHECK_FIRST_MS = 25;

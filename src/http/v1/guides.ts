@@ -5,7 +5,7 @@ import { sendCached } from './cached-answer.js';
 import { guideForKey, guideList } from './read-answers.js';
 import { admittedKey } from './key-auth.js';
 import { GuidePage } from './schemas.js';
-import type { V1Routes } from './v1-plugin.js';
+import type { V1Routes } from './v1-routes.js';
 
 const GuideListQuery = Type.Object(
   {

@@ -4,7 +4,7 @@ import { NoParameters, Uuid } from '../schemas/common.js';
 import { sendCached } from './cached-answer.js';
 import { admittedKey } from './key-auth.js';
 import { memberList, teamList } from './read-answers.js';
-import type { V1Routes } from './v1-plugin.js';
+import type { V1Routes } from './v1-routes.js';
 
 export const registerTeams: V1Routes = (app, { ctx, respond }) => {
   app.get(

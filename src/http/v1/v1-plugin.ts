@@ -1,6 +1,6 @@
 // The public read-only interface under /v1: its OpenAPI document, key admission, the four resources,
 // 405 for every other method on their paths, and 404 for unknown paths, all with the same headers.
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { answerPreflight, isPreflight, readableFromAnyOrigin } from '../cross-origin.js';
 import type { ErrorCode } from '../error-catalogue.js';
@@ -23,6 +23,7 @@ import { tagAnswer } from './entity-tags.js';
 import { admit } from './key-auth.js';
 import { Guide, GuideListItem, Key, Member, Team, TeamRole } from './schemas.js';
 import { registerTeams } from './teams.js';
+import type { V1Deps } from './v1-routes.js';
 
 /** Every v1 endpoint can answer every error of spec §7, a method it does not take and an expectation it cannot meet. */
 const V1_ERRORS: readonly ErrorCode[] = [
@@ -44,13 +45,6 @@ const V1_ERRORS: readonly ErrorCode[] = [
 const ConditionalHeaders = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'An ETag of an earlier answer: 304 Not Modified, without a body, while it is still current' })),
 });
-
-export interface V1Deps {
-  ctx: DomainContext;
-  respond: (status: number, description: string, success: TSchema, errors: readonly ErrorCode[]) => ReturnType<typeof responses>;
-}
-
-export type V1Routes = (app: TypeBoxApp, deps: V1Deps) => void;
 
 /** Filled in by the plugin: how the rest of the app reads the generated OpenAPI document. */
 export interface OpenApiSource {
