@@ -51,6 +51,13 @@ const CONNECT_TIMEOUT_MS = 5000;
 
 /** How long the embedded store waits for another process's write lock before it counts as unavailable (503). */
 const WRITE_LOCK_WAIT_MS = 5000;
+/**
+ * How long a PostgreSQL statement waits for a lock another transaction holds (a table locked by hand, a
+ * stuck transaction, a migration waiting behind a backup) before the store counts as unavailable (503,
+ * store-faults.ts), as the embedded store waits for its write lock: a request does not hang on it, and
+ * its connection goes back to the pool. Migrations wait as long as they must (migrate.ts).
+ */
+export const LOCK_WAIT_MS = 5000;
 
 export interface StoreOptions {
   /** Hears what goes wrong and right again in the background (the embedded store's checkpoint thread); the default writes to stderr. */
@@ -109,6 +116,9 @@ function openPostgres(url: string, poolSize: number): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // An idle connection that drops (a restarted server) must not take the process down.
   pool.on('error', () => undefined);
+  // Sent before any query of the pool's on the new connection (a client runs its queries in order); a
+  // setting rather than a startup option, which a pooler in front may refuse.
+  pool.on('connect', (client) => void client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`).catch(() => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
   // VACUUM takes no lock that holds reads or writes back, and outside a transaction: a statement of its own.

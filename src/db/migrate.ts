@@ -6,8 +6,9 @@
 // release has migrated (a rollback, or a restart in the middle of a rolling deploy): it runs on it as long
 // as every migration it knows is applied, where Kysely's migrator would refuse an applied migration it
 // does not know.
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import type { Store } from './database.js';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { LOCK_WAIT_MS, type Store } from './database.js';
+import type { Database } from './schema.js';
 import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
 import { sharedRateLimits } from './migrations/0003_shared_rate_limits.js';
@@ -83,8 +84,22 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
     return newer;
   }
   const provider: MigrationProvider = { getMigrations: async () => migrationList(store) };
-  const migrator = new Migrator({ db: store.db, provider });
-  const { error } = await migrator.migrateToLatest();
+  const migrate = (db: Kysely<Database>) => new Migrator({ db, provider }).migrateToLatest();
+  const { error } = store.dialect === 'postgres' ? await store.db.connection().execute((connection) => waitingForLocks(connection, migrate)) : await migrate(store.db);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return [];
+}
+
+/**
+ * Runs `work` on one connection that waits for locks as long as it must: a migration's table locks may
+ * have to wait for a long transaction (a backup's), and a migration given up after LOCK_WAIT_MS would
+ * leave a deploy unable to start. The connection then goes back to the pool with the pool's wait.
+ */
+async function waitingForLocks<T>(connection: Kysely<Database>, work: (connection: Kysely<Database>) => Promise<T>): Promise<T> {
+  await sql`SET lock_timeout = 0`.execute(connection);
+  try {
+    return await work(connection);
+  } finally {
+    await sql.raw(`SET lock_timeout = ${LOCK_WAIT_MS}`).execute(connection).catch(() => undefined);
+  }
 }

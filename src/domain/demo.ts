@@ -33,7 +33,8 @@ const DEMO_LOCK = 4_711_001;
 export async function loadDemoOnce(ctx: DomainContext, store: Store): Promise<DemoKeys | null> {
   if (store.dialect === 'sqlite') return (await storeIsEmpty(ctx)) ? loadDemo(ctx) : null;
   return ctx.db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${DEMO_LOCK})`.execute(connection);
+    // As long as the process loading it takes, past the pool's lock wait (set for this statement alone).
+    await sql`WITH waiting AS (SELECT set_config('lock_timeout', '0', true)) SELECT pg_advisory_lock(${DEMO_LOCK}) FROM waiting`.execute(connection);
     try {
       return (await storeIsEmpty(ctx)) ? await loadDemo(ctx) : null;
     } finally {

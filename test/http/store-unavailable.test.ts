@@ -234,7 +234,7 @@ describe.skipIf(usingPostgres)('the embedded store', () => {
   }, 120_000);
 });
 
-describe.runIf(usingPostgres)('PostgreSQL refusing connections', () => {
+describe.runIf(usingPostgres)('PostgreSQL refusing connections, or a lock held', () => {
   it('every interface answers 503 with Retry-After, nothing is half-written, readiness is 503 and 200 again within 10 s of the database coming back', async () => {
     t = await startTestService();
     const s = t;
@@ -279,6 +279,32 @@ describe.runIf(usingPostgres)('PostgreSQL refusing connections', () => {
     expect((await s.get('/v1/guides?limit=7', key)).statusCode).toBe(200);
     expect([await guideCount(s), await eventCount(s)]).toEqual([guides, events]);
     expect((await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'After the outage' })).statusCode).toBe(201);
+  });
+
+  it('a lock held past the lock wait (a table locked by another transaction): a write waiting for it answers 503 with Retry-After and writes nothing; once the lock is let go the same write is made', async () => {
+    t = await startTestService();
+    const s = t;
+    const { teams } = await organizationWithTeams(s);
+    const guides = await guideCount(s);
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const locker = s.service.ctx.db.transaction().execute(async (trx) => {
+      await sql`LOCK TABLE guides IN ACCESS EXCLUSIVE MODE`.execute(trx);
+      holding();
+      await gate;
+    });
+    cleanups.push(letGo);
+    await held;
+    // Without a bound on the wait the request would hang until the lock went, holding its connection.
+    const waited = await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'Waits for the table' });
+    expectUnavailable(waited);
+    expect((await s.service.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    letGo();
+    await locker;
+    expect(await guideCount(s)).toBe(guides);
+    expect((await s.adminRaw('POST', '/guides', { team_id: teams[0].id, title: 'Waits for the table' })).statusCode).toBe(201);
   });
 
   it('a connection lost while a transaction holds it fails that transaction and leaves the process running', async () => {
