@@ -58,6 +58,8 @@ const WRITE_LOCK_WAIT_MS = 5000;
  * its connection goes back to the pool. Migrations wait as long as they must (migrate.ts).
  */
 export const LOCK_WAIT_MS = 5000;
+/** The setting that gives a connection that wait: each pool connection's first statement. */
+export const SET_LOCK_WAIT = `SET lock_timeout = ${LOCK_WAIT_MS}`;
 
 export interface StoreOptions {
   /** Hears what goes wrong and right again in the background (the embedded store's checkpoint thread); the default writes to stderr. */
@@ -118,7 +120,7 @@ function openPostgres(url: string, poolSize: number): Store {
   pool.on('error', () => undefined);
   // Sent before any query of the pool's on the new connection (a client runs its queries in order); a
   // setting rather than a startup option, which a pooler in front may refuse.
-  pool.on('connect', (client) => void client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`).catch(() => undefined));
+  pool.on('connect', (client) => void client.query(SET_LOCK_WAIT).catch(() => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
   // VACUUM takes no lock that holds reads or writes back, and outside a transaction: a statement of its own.

@@ -7,7 +7,7 @@
 // as every migration it knows is applied, where Kysely's migrator would refuse an applied migration it
 // does not know.
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import { LOCK_WAIT_MS, type Store } from './database.js';
+import { SET_LOCK_WAIT, type Store } from './database.js';
 import type { Database } from './schema.js';
 import { initial } from './migrations/0001_initial.js';
 import { webhooks } from './migrations/0002_webhooks.js';
@@ -92,7 +92,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 
 /**
  * Runs `work` on one connection that waits for locks as long as it must: a migration's table locks may
- * have to wait for a long transaction (a backup's), and a migration given up after LOCK_WAIT_MS would
+ * have to wait for a long transaction (a backup's), and a migration given up after the pool's lock wait would
  * leave a deploy unable to start. The connection then goes back to the pool with the pool's wait.
  */
 async function waitingForLocks<T>(connection: Kysely<Database>, work: (connection: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -100,6 +100,6 @@ async function waitingForLocks<T>(connection: Kysely<Database>, work: (connectio
   try {
     return await work(connection);
   } finally {
-    await sql.raw(`SET lock_timeout = ${LOCK_WAIT_MS}`).execute(connection).catch(() => undefined);
+    await sql.raw(SET_LOCK_WAIT).execute(connection).catch(() => undefined);
   }
 }

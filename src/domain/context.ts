@@ -114,7 +114,7 @@ export function wakeAfterCommit(ctx: DomainContext, upkeep: boolean): void {
  * the statement's transaction commits: for a statement that alone knows whether it left work ready.
  */
 export function notifyWorkersWith(when: RawBuilder<boolean>): RawBuilder<unknown> {
-  return sql`CASE WHEN ${when} THEN pg_notify(${OUTBOX_CHANNEL}, '') END AS notified`;
+  return sql`CASE WHEN ${when} THEN ${pgNotify(OUTBOX_CHANNEL, '')} END AS notified`;
 }
 
 /**
@@ -135,8 +135,11 @@ function readCacheNotices(ctx: DomainContext, changes: Changes): [string, string
 /** On PostgreSQL, sends the notifications in one statement; they are delivered when `executor` commits. */
 async function notify(ctx: DomainContext, executor: Executor, notices: readonly [channel: string, payload: string][]): Promise<void> {
   if (ctx.dialect !== 'postgres' || notices.length === 0) return;
-  await sql`select ${sql.join(notices.map(([channel, payload]) => sql`pg_notify(${channel}, ${payload})`))}`.execute(executor);
+  await sql`select ${sql.join(notices.map(([channel, payload]) => pgNotify(channel, payload)))}`.execute(executor);
 }
+
+/** PostgreSQL's call that sends a notification on `channel` when the transaction commits. */
+const pgNotify = (channel: string, payload: string) => sql`pg_notify(${channel}, ${payload})`;
 
 /**
  * Runs a write and its events in one transaction, then wakes the worker of this process; a transaction
