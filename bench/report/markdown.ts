@@ -503,7 +503,7 @@ export function renderBenchmarks(runs: { full: BenchResults | null; quick: Bench
     'Node.js reaches on the same work in the same run (issue 5). Reproduce:',
     '',
     '```sh',
-    'npm run bench              # full: 1,000,000 and 10,000 guides, mixed at 100,000, 10,000 webhook events (about 35 minutes; 32 with --reuse)',
+    'npm run bench              # full: 1,000,000 and 10,000 guides, mixed at 100,000, 10,000 webhook events (32-47 minutes in its recorded runs)',
     'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (about 9 minutes plus the build: 494-543 s in its recorded runs)',
     'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy,flood,feed,backup,footprint,audit',
     '```',
