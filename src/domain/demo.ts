@@ -27,7 +27,7 @@ function steps(slug: string, texts: string[]): GuideStepInput[] {
 
 // Held while one process checks for an empty store and loads the demo, so that processes starting
 // together on one PostgreSQL load it once.
-const DEMO_LOCK = 4_711_001;
+export const DEMO_LOCK = 4_711_001;
 
 /** Loads the demo if the store is empty; returns its keys, or null when the store had data. */
 export async function loadDemoOnce(ctx: DomainContext, store: Store): Promise<DemoKeys | null> {
