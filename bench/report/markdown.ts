@@ -22,6 +22,7 @@ import {
   trafficOf,
   type WebhookStoreResult,
 } from '../results.js';
+import { SCENARIO_GROUPS } from '../options.js';
 import { type Check, checks, describeStore, mainGuides, ratio, storeName } from './checks.js';
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
@@ -505,7 +506,7 @@ export function renderBenchmarks(runs: { full: BenchResults | null; quick: Bench
     '```sh',
     'npm run bench              # full: 1,000,000 and 10,000 guides, mixed at 100,000, 10,000 webhook events (32-47 minutes in its recorded runs)',
     'npm run bench -- --quick   # 10,000 guides, 1,000 webhook events (about 9 minutes plus the build: 494-543 s in its recorded runs)',
-    'npm run bench -- --help    # --reuse keeps loaded stores; --only list,deep,search,detail,members,mixed,webhooks,noisy,flood,feed,backup,footprint,audit',
+    `npm run bench -- --help    # --reuse keeps loaded stores; --only ${SCENARIO_GROUPS.join(',')}`,
     '```',
     '',
     'Results: `bench/results/<time>-<mode>.json` and `bench/results/latest-<mode>.json`.',
